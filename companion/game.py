@@ -1,0 +1,168 @@
+"""What a game is: a declaration the session drives (after boardgame.io and python-chess).
+
+A game module defines frozen move dataclasses, a frozen options dataclass (every rulebook variant
+and every gap in ``rules/GAPS.md`` is a field with its default), a :class:`RuleBook`, and a
+subclass of :class:`Game` whose methods are pure functions of (state, move): no I/O, no clock,
+no randomness. The module exposes the instance as ``GAME``; ``companion.games`` finds it by id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
+
+from companion.core import (
+    Header,
+    JsonObject,
+    Move,
+    Observation,
+    ObservationKind,
+    Outcome,
+    Prompt,
+    Rule,
+    RuleBook,
+    Unexplained,
+    Verdict,
+)
+from companion.errors import NotationError, SetupError
+from companion.notation import MoveCodec, dataclass_from_json, dataclass_to_json
+
+S = TypeVar("S")
+
+GAME_OVER = Rule(
+    "GAME-OVER",
+    "The game is over",
+    "DESIGN.md",
+    "Once a game has an outcome no further move is made; a new game starts from a new header.",
+)
+
+
+class ZoneKind(str, enum.Enum):
+    """Kinds of table zone a reader or camera region watches (the table config names each zone's kind)."""
+
+    PILE = "pile"  # a central pile (Escape Master); "pile-new" is the area where piles are started
+    HAND_PAD = "hand_pad"  # a player's pad: cards dealt or drawn into that hand are tapped here
+    ACTION_PAD = "action_pad"  # Escape Master: a player's action pile (traps land here)
+    HISTORY_PAD = "history_pad"  # Escape Master: a player's history pile (escapes, discarded specials)
+    TABLE_SLOT = "table_slot"  # Horrible Mountain 2: one of the five Table Card slots
+    DISCARD = "discard"  # a discard pile reader
+    DRAW_PILE = "draw_pile"
+    TAP_PAD = "tap_pad"  # Escape House: revealed action cards and penalty draws
+    CUBE_PILE = "cube_pile"
+    PYRAMID_SLOT = "pyramid_slot"  # The Mountain: one of the 21 pyramid positions
+    GRID = "grid"  # Everest: the 8x6 board
+
+
+class Game(ABC, Generic[S]):
+    """A game's rules. Subclasses fill in the class attributes and the abstract methods."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    move_types: ClassVar[tuple[type[Move], ...]]
+    options_type: ClassVar[type[Any]]
+    """A frozen dataclass; every field has a default (the rulebook's, or the GAPS.md default)."""
+    rules: ClassVar[RuleBook]
+
+    def __init__(self) -> None:
+        self.codec = MoveCodec(self.id, self.move_types)
+
+    # -- setting up -------------------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, Any]) -> Any:
+        try:
+            return dataclass_from_json(self.options_type, raw, "options")
+        except NotationError as exc:
+            raise SetupError(exc.message) from exc
+
+    def default_options(self) -> JsonObject:
+        return dataclass_to_json(self.options_type())
+
+    def new_state(self, header: Header) -> S:
+        """The state before the first move, from a notation header. Raises :class:`SetupError`."""
+        if header.game != self.id:
+            raise SetupError(f'header is for "{header.game}", not "{self.id}"')
+        n = len(header.players)
+        if not self.min_players <= n <= self.max_players:
+            span = (
+                f"{self.min_players}" if self.min_players == self.max_players else f"{self.min_players} to {self.max_players}"
+            )
+            raise SetupError(f"{self.title} is for {span} players, not {n}")
+        options = self.parse_options(header.options)
+        return self.setup(header.players, options, header.setup)
+
+    @abstractmethod
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> S:
+        """The state after the table is set up as ``setup`` (NOTATION.md) says. Raises SetupError."""
+
+    # -- the rules ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def check(self, state: S, move: Move) -> Verdict:
+        """Is ``move`` legal in ``state``? No side effects."""
+
+    @abstractmethod
+    def apply(self, state: S, move: Move) -> S:
+        """The state after ``move``. Precondition: ``check(state, move)`` is legal."""
+
+    @abstractmethod
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game goes on."""
+
+    def judge(self, state: S, move: Move) -> Verdict:
+        """``check``, after the rules every game shares (no moves once the game is over)."""
+        if self.outcome(state) is not None:
+            return Verdict.illegal(GAME_OVER.id, "the game is over; start a new game to play on")
+        return self.check(state, move)
+
+    def play(self, state: S, move: Move) -> tuple[Verdict, S]:
+        """Judge and, if legal, apply. An illegal move leaves the state as it was."""
+        verdict = self.judge(state, move)
+        return verdict, (self.apply(state, move) if verdict.ok else state)
+
+    def rule(self, rule_id: str) -> Rule:
+        if rule_id == GAME_OVER.id:
+            return GAME_OVER
+        return self.rules[rule_id]
+
+    # -- what people see ------------------------------------------------------------------------
+
+    @abstractmethod
+    def scoreboard(self, state: S) -> JsonObject:
+        """The public scoreboard (NOTATION.md). Never carries a hidden card."""
+
+    @abstractmethod
+    def view(self, state: S, player: str | None) -> JsonObject:
+        """What ``player`` may see (their own hand, ...); ``None`` is the referee's full view."""
+
+    def prompts(self, state: S) -> tuple[Prompt, ...]:
+        """What the session must ask a person for before the game can go on (die rolls, plans)."""
+        return ()
+
+    # -- from the table to a move ---------------------------------------------------------------
+
+    def interpret(self, state: S, observation: Observation) -> Move | Unexplained | None:
+        """Turn an observation into a move. ``None``: nothing to do (logged, no verdict).
+
+        Notation moves (from a person or a file) are read with the codec; games that take NFC
+        tag or camera observations override this and fall back to it.
+        """
+        if observation.kind is ObservationKind.MOVE:
+            move = self.codec.from_json(dict(observation.payload))
+            if move.t is None:
+                move = move.replace(t=observation.table_time)
+            return move
+        return None
+
+
+def option_fields(options_type: type[Any]) -> list[tuple[str, Any, str]]:
+    """(name, default, doc) of every option, for ``companion init`` and the setup page."""
+    out = []
+    for f in dataclasses.fields(options_type):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        out.append((f.name, default, str(f.metadata.get("doc", ""))))
+    return out

@@ -9,12 +9,12 @@ no randomness. The module exposes the instance as ``GAME``; ``companion.games`` 
 from __future__ import annotations
 
 import dataclasses
-import enum
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core import (
+    ZoneKind,
     Header,
     JsonObject,
     Move,
@@ -38,22 +38,6 @@ GAME_OVER = Rule(
     "DESIGN.md",
     "Once a game has an outcome no further move is made; a new game starts from a new header.",
 )
-
-
-class ZoneKind(str, enum.Enum):
-    """Kinds of table zone a reader or camera region watches (the table config names each zone's kind)."""
-
-    PILE = "pile"  # a central pile (Escape Master); "pile-new" is the area where piles are started
-    HAND_PAD = "hand_pad"  # a player's pad: cards dealt or drawn into that hand are tapped here
-    ACTION_PAD = "action_pad"  # Escape Master: a player's action pile (traps land here)
-    HISTORY_PAD = "history_pad"  # Escape Master: a player's history pile (escapes, discarded specials)
-    TABLE_SLOT = "table_slot"  # Horrible Mountain 2: one of the five Table Card slots
-    DISCARD = "discard"  # a discard pile reader
-    DRAW_PILE = "draw_pile"
-    TAP_PAD = "tap_pad"  # Escape House: revealed action cards and penalty draws
-    CUBE_PILE = "cube_pile"
-    PYRAMID_SLOT = "pyramid_slot"  # The Mountain: one of the 21 pyramid positions
-    GRID = "grid"  # Everest: the 8x6 board
 
 
 class Game(ABC, Generic[S]):

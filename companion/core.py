@@ -169,6 +169,8 @@ class Move:
     """
 
     verb: ClassVar[str] = ""
+    hidden_fields: ClassVar[tuple[str, ...]] = ()
+    """Fields the public scoreboard and log never show (a card drawn into a hand)."""
     by: str | None = None
     """The player who acts; None where no player acts (a penalty draw, the start of a round)."""
     t: float | None = None

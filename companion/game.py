@@ -123,6 +123,13 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, player: str | None) -> JsonObject:
         """What ``player`` may see (their own hand, ...); ``None`` is the referee's full view."""
 
+    def public_move(self, move: Move) -> JsonObject:
+        """The move as anyone at the table may see it: hidden fields (a drawn card) left out."""
+        out = self.codec.to_json(move)
+        for name in move.hidden_fields:
+            out.pop(name, None)
+        return out
+
     def prompts(self, state: S) -> tuple[Prompt, ...]:
         """What the session must ask a person for before the game can go on (die rolls, plans)."""
         return ()

@@ -1,0 +1,274 @@
+"""The table config: one TOML file describing the table (game, players, log, web, readers, zones, camera).
+
+Every problem is one :class:`ConfigError` naming the key (``zones[3].kind: "pyle" is not a zone
+kind (pile, hand_pad, ...)``). ``companion init`` writes a commented default (:data:`DEFAULT_CONFIG`).
+"""
+
+from __future__ import annotations
+
+import logging
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.core import Header, JsonObject, Zone, ZoneKind
+from companion.errors import CompanionError, ConfigError
+from companion.games import GAME_MODULES, get_game
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    threads: int = 64
+    """Waitress threads: one per open scoreboard stream, plus a few for pages."""
+    pin: str = ""
+    """The referee PIN; empty means a fresh random PIN printed at start-up."""
+
+
+@dataclass(frozen=True)
+class ArrayConfig:
+    port: str
+    baud: int = 115200
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "usb:0"
+    settle_s: float = 0.6
+    players_by_colour: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """The whole table, as read from the config file."""
+
+    path: Path
+    header: Header
+    log_path: Path
+    web: WebConfig
+    zones: tuple[Zone, ...]
+    tag_registry: Path
+    array: ArrayConfig | None = None
+    camera: CameraConfig | None = None
+
+
+DEFAULT_CONFIG = """\
+# Table Companion — the table config. One file describes one table: the game, the players,
+# where the log lives, the web page, and which reader or camera region watches each zone.
+
+[game]
+# One of: escape-master, horrible-mountain-2, the-mountain, everest, escape-house
+id = "escape-master"
+players = ["anna", "ben", "cleo"]
+
+[game.options]
+# Every rulebook variant and every default from rules/GAPS.md is an option; see docs/games/<id>.md.
+# breaking_point = 30
+
+[game.setup]
+# The dealt setup in notation (NOTATION.md); leave empty where the readers will see the deal.
+
+[log]
+# The hash-chained game log (SQLite). The service resumes the game in it after a restart.
+path = "table-log.sqlite"
+
+[web]
+host = "0.0.0.0"       # every phone on the table's network may watch
+port = 8000
+threads = 64           # one per open scoreboard stream
+pin = ""               # referee PIN; empty = a new random PIN printed at start-up
+
+[tags]
+# UID -> card, per game. Tags carry only their UID; the card names live here, on the Pi.
+registry = "tags.json"
+
+# [array]              # the microcontroller reader array on USB serial (firmware/README.md)
+# port = "/dev/ttyACM0"
+# baud = 115200
+
+# [camera]             # the overhead camera (docs/vision.md)
+# source = "usb:0"     # usb:N, picamera2, file:PATH, render
+# settle_s = 0.6
+
+# One [[zones]] block per watched place. reader = "array:N" (channel N of the array) or an nfcpy
+# path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001). polygon = outline in table mm.
+[[zones]]
+name = "pile-1"
+kind = "pile"
+index = 1
+reader = "array:0"
+
+[[zones]]
+name = "hand-anna"
+kind = "hand_pad"
+player = "anna"
+reader = "array:1"
+"""
+
+
+def _get(table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    if key not in table:
+        if default is ...:
+            raise ConfigError(f"{where}.{key}: missing")
+        return default
+    value = table[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,))):
+        names = " or ".join(k.__name__ for k in (kind if isinstance(kind, tuple) else (kind,)))
+        raise ConfigError(f"{where}.{key}: must be a {names}, not {value!r}")
+    return value
+
+
+def _section(data: Mapping[str, Any], key: str) -> Mapping[str, Any] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ConfigError(f"{key}: must be a table ([{key}])")
+    return value
+
+
+def _check_unknown(table: Mapping[str, Any], where: str, known: set[str]) -> None:
+    for key in table:
+        if key not in known:
+            raise ConfigError(f"{where}.{key}: unknown key (known: {', '.join(sorted(known))})")
+
+
+def parse_zone(raw: Any, where: str) -> Zone:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}: must be a table ([[zones]])")
+    _check_unknown(raw, where, {"name", "kind", "player", "index", "reader", "polygon"})
+    name = _get(raw, "name", where, str)
+    kind_text = _get(raw, "kind", where, str)
+    try:
+        kind = ZoneKind(kind_text)
+    except ValueError:
+        raise ConfigError(
+            f'{where}.kind: "{kind_text}" is not a zone kind ({", ".join(k.value for k in ZoneKind)})'
+        ) from None
+    polygon_raw = _get(raw, "polygon", where, list, [])
+    polygon: list[tuple[float, float]] = []
+    for i, point in enumerate(polygon_raw):
+        if (
+            not isinstance(point, list)
+            or len(point) != 2
+            or not all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in point)
+        ):
+            raise ConfigError(f"{where}.polygon[{i}]: must be [x, y] in millimetres")
+        polygon.append((float(point[0]), float(point[1])))
+    if polygon and len(polygon) < 3:
+        raise ConfigError(f"{where}.polygon: needs at least 3 points")
+    return Zone(
+        name=name,
+        kind=kind,
+        player=_get(raw, "player", where, str, None),
+        index=_get(raw, "index", where, int, None),
+        reader=_get(raw, "reader", where, str, None),
+        polygon=tuple(polygon),
+    )
+
+
+def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "camera", "zones"})
+    base = path.parent
+    game_t = _section(data, "game")
+    if game_t is None:
+        raise ConfigError("game: missing (a [game] table with id and players)")
+    _check_unknown(game_t, "game", {"id", "players", "options", "setup"})
+    game_id = _get(game_t, "id", "game", str)
+    if game_id not in GAME_MODULES:
+        raise ConfigError(f'game.id: unknown game "{game_id}" (known: {", ".join(sorted(GAME_MODULES))})')
+    players = _get(game_t, "players", "game", list)
+    if not players or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise ConfigError("game.players: must be a list of distinct player names")
+    header = Header(
+        game_id, tuple(players), dict(_get(game_t, "options", "game", dict, {})), dict(_get(game_t, "setup", "game", dict, {}))
+    )
+    log_t = _section(data, "log") or {}
+    _check_unknown(log_t, "log", {"path"})
+    web_t = _section(data, "web") or {}
+    _check_unknown(web_t, "web", {"host", "port", "threads", "pin"})
+    port = _get(web_t, "port", "web", int, 8000)
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"web.port: {port} is not a TCP port")
+    threads = _get(web_t, "threads", "web", int, 64)
+    if not 4 <= threads <= 1024:
+        raise ConfigError(f"web.threads: {threads} must be between 4 and 1024")
+    web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, _get(web_t, "pin", "web", str, ""))
+    tags_t = _section(data, "tags") or {}
+    _check_unknown(tags_t, "tags", {"registry"})
+    array = None
+    if (array_t := _section(data, "array")) is not None:
+        _check_unknown(array_t, "array", {"port", "baud"})
+        array = ArrayConfig(_get(array_t, "port", "array", str), _get(array_t, "baud", "array", int, 115200))
+    camera = None
+    if (cam_t := _section(data, "camera")) is not None:
+        _check_unknown(cam_t, "camera", {"source", "settle_s", "players_by_colour"})
+        settle = _get(cam_t, "settle_s", "camera", (int, float), 0.6)
+        if not 0 <= settle <= 30:
+            raise ConfigError(f"camera.settle_s: {settle} must be between 0 and 30 seconds")
+        camera = CameraConfig(
+            _get(cam_t, "source", "camera", str, "usb:0"), float(settle), dict(_get(cam_t, "players_by_colour", "camera", dict, {}))
+        )
+    zones_raw = data.get("zones", [])
+    if not isinstance(zones_raw, list):
+        raise ConfigError("zones: must be an array of tables ([[zones]])")
+    zones = tuple(parse_zone(z, f"zones[{i}]") for i, z in enumerate(zones_raw))
+    seen: set[str] = set()
+    readers: dict[str, str] = {}
+    for i, zone in enumerate(zones):
+        if zone.name in seen:
+            raise ConfigError(f'zones[{i}].name: "{zone.name}" is used twice')
+        seen.add(zone.name)
+        if zone.player is not None and zone.player not in players:
+            raise ConfigError(f'zones[{i}].player: "{zone.player}" is not one of game.players')
+        if zone.reader is not None:
+            if zone.reader in readers:
+                raise ConfigError(f'zones[{i}].reader: "{zone.reader}" already watches zone "{readers[zone.reader]}"')
+            readers[zone.reader] = zone.name
+    try:
+        get_game(game_id).new_state(header) if header.setup else get_game(game_id).parse_options(header.options)
+    except CompanionError as exc:
+        raise ConfigError(f"game: {exc}") from exc
+    return TableConfig(
+        path=path,
+        header=header,
+        log_path=base / _get(log_t, "path", "log", str, "table-log.sqlite"),
+        web=web,
+        zones=zones,
+        tag_registry=base / _get(tags_t, "registry", "tags", str, "tags.json"),
+        array=array,
+        camera=camera,
+    )
+
+
+def load_config(path: str | Path) -> TableConfig:
+    """Read and check a table config file; one :class:`ConfigError` naming the key on any problem."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config ({exc.strerror})") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{p}: the config is not UTF-8 text") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML ({exc})") from exc
+    try:
+        return parse_config(data, p)
+    except ConfigError as exc:
+        raise ConfigError(f"{p}: {exc}") from exc
+
+
+def config_summary(config: TableConfig) -> JsonObject:
+    return {
+        "game": config.header.game,
+        "players": list(config.header.players),
+        "zones": [z.name for z in config.zones],
+        "log": str(config.log_path),
+    }

@@ -1,0 +1,346 @@
+"""The session: the one authority that turns observations into logged, judged, applied moves.
+
+Every input, from a reader, the camera or a person, enters through :meth:`Session.submit` (or
+:meth:`Session.process` for a caller that wants the answer at once) and goes down one path:
+interpret -> judge -> apply -> append to the log -> publish. Observations are processed one at a
+time under one lock, in arrival order; a burst is written in one transaction (one fsync) and
+acknowledged only once it is durable. State at start-up is the replay of the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.core import (
+    Header,
+    JsonObject,
+    Move,
+    Observation,
+    ObservationKind,
+    Unexplained,
+    Verdict,
+)
+from companion.errors import CompanionError, LogError, NotationError
+from companion.game import Game
+from companion.log import HEADER_KIND, GameLog, LogRow, NewRow
+
+log = logging.getLogger(__name__)
+
+BATCH_LIMIT = 512
+"""Most observations written in one transaction when a burst arrives."""
+
+
+class Clock(Protocol):
+    def wall(self) -> float: ...
+
+    def mono(self) -> float: ...
+
+
+class SystemClock:
+    def wall(self) -> float:
+        return time.time()
+
+    def mono(self) -> float:
+        return time.monotonic()
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A move in force: the row it came from and the state before it (for undo)."""
+
+    seq: int
+    move: Move
+    before: Any
+
+
+Listener = Callable[[list[LogRow], JsonObject], None]
+"""Called after each durable batch with its rows and the public board after it."""
+
+
+class Session:
+    """A game in progress, backed by its log."""
+
+    def __init__(self, game: Game[Any], log_: GameLog, header: Header | None = None, clock: Clock | None = None) -> None:
+        self.game = game
+        self.log = log_
+        self.clock: Clock = clock or SystemClock()
+        self._lock = threading.RLock()
+        self._listeners: list[Listener] = []
+        self._history: list[Applied] = []
+        self.alerts: dict[str, Unexplained] = {}
+        self.health: dict[str, JsonObject] = {}
+        self.counters: dict[str, int] = {"observations": 0, "illegal": 0, "alerts": 0, "errors": 0, "replay_mismatches": 0}
+        self._queue: queue.Queue[tuple[Observation, Future[LogRow]] | None] = queue.Queue()
+        self._worker: threading.Thread | None = None
+
+        stored = log_.header()
+        if stored is None:
+            if header is None:
+                raise LogError(f"{log_.path}: the log is empty and no game header was given")
+            self.header = header
+            self.state = game.new_state(header)
+            now = self.clock
+            log_.append(NewRow(HEADER_KIND, "session", None, now.wall(), now.mono(), header.to_json()))
+        else:
+            if header is not None and header.to_json() != stored.to_json():
+                raise LogError(f"{log_.path}: holds a different game ({stored.game} with {', '.join(stored.players)})")
+            if stored.game != game.id:
+                raise LogError(f"{log_.path}: is a {stored.game} log, not {game.id}")
+            self.header = stored
+            self.state = game.new_state(stored)
+            self._replay()
+
+    # -- start-up -----------------------------------------------------------------------------
+
+    def _replay(self) -> None:
+        """Rebuild state and the undo history from the log; never writes."""
+        for row in self.log.rows(after=1):
+            self.counters["observations"] += 1
+            kind = row.kind
+            if kind == ObservationKind.UNDO.value:
+                if self._history:
+                    self.state = self._history.pop().before
+            elif row.move is not None and row.verdict is not None:
+                move = self.game.codec.from_json(row.move)
+                base = self.state
+                replacing = kind == ObservationKind.CORRECTION.value
+                if replacing and self._history:
+                    base = self._history[-1].before
+                verdict, after = self.game.play(base, move)
+                if verdict.to_json() != row.verdict:
+                    self.counters["replay_mismatches"] += 1
+                    log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.verdict)
+                if verdict.ok:
+                    if replacing and self._history:
+                        self._history.pop()
+                    self._history.append(Applied(row.seq, move, base))
+                    self.state = after
+                else:
+                    self.counters["illegal"] += 1
+            if row.alert is not None:
+                self.alerts[str(row.alert["zone"])] = Unexplained(**row.alert)
+            elif row.payload.get("zone") in self.alerts and row.move is not None:
+                self.alerts.pop(str(row.payload["zone"]), None)
+        log.info("resumed %s from %s: %d rows", self.game.id, self.log.path, self.log.last_seq)
+
+    # -- the one path in ----------------------------------------------------------------------
+
+    def process(self, observation: Observation) -> LogRow:
+        """Judge, apply, log (durably) and publish one observation; return its row."""
+        return self.process_many([observation])[0]
+
+    def process_many(self, observations: Iterable[Observation]) -> list[LogRow]:
+        with self._lock:
+            state, history, alerts = self.state, list(self._history), dict(self.alerts)
+            new_rows: list[NewRow] = []
+            for obs in observations:
+                row, state = self._decide(obs, state, history, alerts, self.log.last_seq + len(new_rows) + 1)
+                new_rows.append(row)
+            stored = self.log.append_many(new_rows)  # raises before any state changes if the disk fails
+            self.state, self._history, self.alerts = state, history, alerts
+            for row in stored:
+                self._count(row)
+            board = self.board()
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(stored, board)
+            except Exception:  # a broken screen must not stop the referee; it is logged, not hidden
+                log.exception("a session listener failed")
+        return stored
+
+    def _count(self, row: LogRow) -> None:
+        self.counters["observations"] += 1
+        if row.verdict is not None and not row.verdict.get("ok"):
+            self.counters["illegal"] += 1
+        if row.alert is not None:
+            self.counters["alerts"] += 1
+        if row.error is not None:
+            self.counters["errors"] += 1
+
+    def _decide(
+        self, obs: Observation, state: Any, history: list[Applied], alerts: dict[str, Unexplained], seq: int
+    ) -> tuple[NewRow, Any]:
+        """What one observation becomes, given the state so far in this batch. Mutates history/alerts."""
+        fields: dict[str, Any] = {}
+        kind = obs.kind
+        try:
+            if kind is ObservationKind.UNDO:
+                if not history:
+                    raise NotationError("there is no move to undo")
+                undone = history.pop()
+                state = undone.before
+                fields["move"] = self.game.codec.to_json(undone.move)
+            elif kind is ObservationKind.CORRECTION:
+                if not history:
+                    raise NotationError("there is no move to correct")
+                move = self.game.codec.from_json(obs.payload.get("move"))
+                base = history[-1].before
+                verdict, after = self.game.play(base, move)
+                fields["move"], fields["verdict"] = self.game.codec.to_json(move), verdict.to_json()
+                if verdict.ok:
+                    history.pop()
+                    history.append(Applied(seq, move, base))
+                    state = after
+            elif kind is ObservationKind.NOTE:
+                pass
+            else:
+                result = self.game.interpret(state, obs)
+                zone = obs.payload.get("zone")
+                if isinstance(result, Unexplained):
+                    alerts[result.zone] = result
+                    fields["alert"] = {"zone": result.zone, "what": result.what, "fix": result.fix}
+                elif isinstance(result, Move):
+                    verdict, after = self.game.play(state, result)
+                    fields["move"], fields["verdict"] = self.game.codec.to_json(result), verdict.to_json()
+                    if verdict.ok:
+                        history.append(Applied(seq, result, state))
+                        state = after
+                    if isinstance(zone, str):
+                        alerts.pop(zone, None)
+        except CompanionError as exc:
+            fields = {"error": str(exc)}
+            log.warning("observation from %s rejected: %s", obs.source, exc)
+        except Exception as exc:  # a bug in an engine must not stop the table; the row keeps the evidence
+            log.exception("internal error on an observation from %s", obs.source)
+            fields = {"error": f"internal error ({type(exc).__name__}: {exc}); the observation is logged, the state is unchanged"}
+        row = NewRow(
+            kind=kind.value,
+            source=obs.source,
+            table_time=obs.table_time,
+            wall_time=self.clock.wall(),
+            mono_time=self.clock.mono(),
+            payload=dict(obs.payload),
+            **fields,
+        )
+        return row, state
+
+    # -- a queue for readers and the camera -----------------------------------------------------
+
+    def start(self) -> None:
+        """Start the worker that drains :meth:`submit`'s queue in durable batches."""
+        if self._worker is None:
+            self._worker = threading.Thread(target=self._drain, name="session", daemon=True)
+            self._worker.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        if self._worker is not None:
+            self._queue.put(None)
+            self._worker.join(timeout)
+            self._worker = None
+
+    def submit(self, observation: Observation) -> Future[LogRow]:
+        """Queue an observation; the future resolves once its row is durable (needs :meth:`start`)."""
+        future: Future[LogRow] = Future()
+        self._queue.put((observation, future))
+        return future
+
+    def _drain(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            batch = [item]
+            stop = False
+            while len(batch) < BATCH_LIMIT:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            try:
+                rows = self.process_many([obs for obs, _ in batch])
+            except Exception as exc:  # the log could not be written: every caller is told, none is acked
+                log.exception("could not record %d observations", len(batch))
+                for _, future in batch:
+                    future.set_exception(exc)
+            else:
+                for (_, future), row in zip(batch, rows):
+                    future.set_result(row)
+            if stop:
+                return
+
+    # -- what the screens see ----------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def report_health(self, component: str, status: JsonObject) -> None:
+        """A reader, the serial link or the camera reports its state. A change of status is logged."""
+        with self._lock:
+            before = self.health.get(component, {}).get("status")
+            self.health[component] = dict(status)
+            changed = before != status.get("status")
+        if changed:
+            self.process(
+                Observation(component, self.clock.wall(), ObservationKind.NOTE, {"health": component, **dict(status)})
+            )
+        else:
+            board = self.board()
+            for listener in list(self._listeners):
+                listener([], board)
+
+    def board(self) -> JsonObject:
+        """The public board: the game's scoreboard plus outcome, prompts, alerts and health."""
+        with self._lock:
+            outcome = self.game.outcome(self.state)
+            return {
+                "game": self.game.id,
+                "title": self.game.title,
+                "players": list(self.header.players),
+                "seq": self.log.last_seq,
+                "scoreboard": self.game.scoreboard(self.state),
+                "outcome": outcome.to_json() if outcome else None,
+                "prompts": [{"who": p.who, "verb": p.verb, "text": p.text} for p in self.game.prompts(self.state)],
+                "alerts": [{"zone": a.zone, "what": a.what, "fix": a.fix} for a in self.alerts.values()],
+                "health": dict(self.health),
+                "counters": dict(self.counters),
+            }
+
+    def public_row(self, row: LogRow) -> JsonObject:
+        """A log row as anyone may see it: the move without hidden fields, no raw sensor payload."""
+        move = None
+        if row.move is not None:
+            try:
+                move = self.game.public_move(self.game.codec.from_json(row.move))
+            except NotationError:
+                move = None
+        out: JsonObject = {
+            "seq": row.seq,
+            "kind": row.kind,
+            "source": row.source,
+            "table_time": row.table_time,
+            "wall_time": row.wall_time,
+            "move": move,
+            "verdict": row.verdict,
+            "alert": row.alert,
+            "error": row.error,
+        }
+        if row.kind == ObservationKind.NOTE.value and "health" in row.payload:
+            out["note"] = {k: v for k, v in row.payload.items()}
+        return out
+
+    def applied(self) -> list[Applied]:
+        with self._lock:
+            return list(self._history)
+
+    def verdict_of(self, row: LogRow) -> Verdict | None:
+        return Verdict.from_json(row.verdict) if row.verdict is not None else None

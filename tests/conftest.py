@@ -1,0 +1,49 @@
+"""Shared fixtures: a real log on disk, a session of the toy game, a clock the test controls."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.core import Header, Observation, ObservationKind
+from companion.log import GameLog
+from companion.session import Session
+from tests.toygame import GAME as TOY
+
+
+class StepClock:
+    """Wall and monotonic time that advance by one millisecond per reading."""
+
+    def __init__(self, start: float = 1_800_000_000.0) -> None:
+        self._ticks = itertools.count()
+        self.start = start
+
+    def wall(self) -> float:
+        return self.start + next(self._ticks) / 1000
+
+    def mono(self) -> float:
+        return next(self._ticks) / 1000
+
+
+TOY_HEADER = Header("toy", ("anna", "ben"), {"pile": 7}, {})
+
+
+def move(payload: dict[str, object], t: float = 100.0, source: str = "test") -> Observation:
+    return Observation(source, t, ObservationKind.MOVE, payload)
+
+
+@pytest.fixture
+def log_path(tmp_path: Path) -> Path:
+    return tmp_path / "game.sqlite"
+
+
+@pytest.fixture
+def toy_session(log_path: Path) -> Iterator[Session]:
+    game_log = GameLog(log_path)
+    session = Session(TOY, game_log, TOY_HEADER, clock=StepClock())
+    yield session
+    session.stop()
+    game_log.close()

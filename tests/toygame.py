@@ -1,0 +1,117 @@
+"""A tiny real game for testing the spine (session, log, web) apart from any one rulebook.
+
+Take-away: players take 1 to 3 counters in turn from a pile; whoever takes the last one wins.
+``peek`` carries a hidden field, to test that public views leave it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Rule, RuleBook, Unexplained, Verdict
+from companion.errors import SetupError
+from companion.game import Game
+
+
+@dataclass(frozen=True)
+class Take(Move):
+    verb: ClassVar[str] = "take"
+    n: int
+
+    def __post_init__(self) -> None:
+        if self.n < 1:
+            raise ValueError("n must be at least 1")
+
+
+@dataclass(frozen=True)
+class Peek(Move):
+    verb: ClassVar[str] = "peek"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    card: str
+
+
+@dataclass(frozen=True)
+class Options:
+    pile: int = 21
+    most: int = 3
+
+
+@dataclass(frozen=True)
+class State:
+    players: tuple[str, ...]
+    left: int
+    turn: int
+    most: int
+    winner: str | None = None
+    secrets: tuple[tuple[str, str], ...] = ()
+
+
+RULES = RuleBook(
+    [
+        Rule("TOY-TURN", "Turns", "toy", "Players take turns."),
+        Rule("TOY-MOST", "At most", "toy", "Take one, two or three."),
+        Rule("TOY-LEFT", "Enough", "toy", "You cannot take more than is left."),
+    ]
+)
+
+
+class ToyGame(Game[State]):
+    id = "toy"
+    title = "Take-away"
+    min_players = 2
+    max_players = 4
+    move_types = (Take, Peek)
+    options_type = Options
+    rules = RULES
+
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
+        if setup.get("bad"):
+            raise SetupError("setup.bad: this table is not set up")
+        return State(players, options.pile, 0, options.most)
+
+    def check(self, state: State, move: Move) -> Verdict:
+        if move.by != state.players[state.turn]:
+            return Verdict.illegal("TOY-TURN", f"it is {state.players[state.turn]}'s turn", "wait your turn")
+        if isinstance(move, Take):
+            if move.n > state.most:
+                return Verdict.illegal("TOY-MOST", f"take at most {state.most}", "put some back")
+            if move.n > state.left:
+                return Verdict.illegal("TOY-LEFT", f"only {state.left} left", "put some back")
+        return Verdict.legal()
+
+    def apply(self, state: State, move: Move) -> State:
+        if isinstance(move, Peek):
+            return replace(state, secrets=state.secrets + ((str(move.by), move.card),))
+        assert isinstance(move, Take)
+        left = state.left - move.n
+        return replace(
+            state,
+            left=left,
+            turn=(state.turn + 1) % len(state.players),
+            winner=move.by if left == 0 else None,
+        )
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.winner is None:
+            return None
+        return Outcome((state.winner,), "took the last counter", {"winner": state.winner})
+
+    def scoreboard(self, state: State) -> JsonObject:
+        return {"left": state.left, "turn": state.players[state.turn]}
+
+    def view(self, state: State, player: str | None) -> JsonObject:
+        return {**self.scoreboard(state), "secrets": [c for p, c in state.secrets if player in (None, p)]}
+
+    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
+        if observation.kind is ObservationKind.TAG:
+            if observation.payload.get("card") is None:
+                return Unexplained(str(observation.payload["zone"]), "a tag no one enrolled", "enrol it")
+            if observation.payload.get("event") != "arrive":
+                return None
+            return Take(n=1, by=observation.payload.get("player"), t=observation.table_time)
+        return super().interpret(state, observation)
+
+
+GAME = ToyGame()

@@ -1,0 +1,82 @@
+"""A real waitress server on a free loopback port, serving the real Flask app over a real session."""
+
+from __future__ import annotations
+
+import http.client
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from companion.config import WebConfig
+from companion.service import WebServer, start_web
+from companion.session import Session
+
+
+@dataclass
+class Served:
+    session: Session
+    web: WebServer
+
+    @property
+    def port(self) -> int:
+        return int(self.web.server.effective_port)
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        conn.request("GET", path, headers=headers or {})
+        resp = conn.getresponse()
+        body = resp.read()
+        conn.close()
+        return resp.status, dict(resp.getheaders()), body
+
+    def get_json(self, path: str) -> object:
+        status, _, body = self.get(path)
+        assert status == 200, body
+        return json.loads(body)
+
+
+class SSEReader:
+    """Reads server-sent events from a live HTTP response, one event at a time."""
+
+    def __init__(self, port: int, path: str = "/events", headers: dict[str, str] | None = None) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.conn.request("GET", path, headers=headers or {})
+        self.resp = self.conn.getresponse()
+        assert self.resp.status == 200
+        assert self.resp.getheader("Content-Type", "").startswith("text/event-stream")
+
+    def next_event(self) -> dict[str, str]:
+        event: dict[str, str] = {}
+        while True:
+            line = self.resp.readline()
+            if not line:
+                raise EOFError("stream closed")
+            text = line.decode("utf-8").rstrip("\n")
+            if text == "":
+                if "data" in event or "event" in event:
+                    return event
+                continue
+            if text.startswith(":"):
+                continue
+            key, _, value = text.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            event[key] = event[key] + "\n" + value if key in event else value
+
+    def next_named(self, name: str) -> dict[str, str]:
+        while True:
+            event = self.next_event()
+            if event.get("event") == name:
+                return event
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.fixture
+def served(toy_session: Session) -> Iterator[Served]:
+    toy_session.start()
+    web = start_web(toy_session, WebConfig(host="127.0.0.1", port=0, threads=8), pin="123456")
+    yield Served(toy_session, web)
+    web.close()

@@ -1,0 +1,74 @@
+"""``/events``: the live server-sent-event stream every page listens to.
+
+A new stream starts with the current board. A stream that reconnects sends ``Last-Event-ID``
+(the browser does it by itself; ``?last=`` works too) and first gets every row it missed, read
+from the log, so a dropped connection loses no move.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from flask import Blueprint, Response, current_app, request
+
+from web import broadcaster, table_session
+from web.broadcast import Closing, Event, Overflow, board_event, row_event
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("stream", __name__)
+
+RETRY_MS = 1500
+
+
+def _last_event_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 18:
+        return -1
+    return int(raw)
+
+
+@bp.get("/events")
+def events() -> Response:
+    last = _last_event_id()
+    if last == -1:
+        return Response("Last-Event-ID must be a row number\n", status=400, mimetype="text/plain")
+    session = table_session(current_app)
+    hub = broadcaster(current_app)
+    heartbeat = float(current_app.config["HEARTBEAT_S"])
+    # Subscribe before reading the backlog so nothing falls between the two.
+    stream = hub.open()
+
+    def generate() -> Iterator[bytes]:
+        sent = last or 0
+        try:
+            yield f"retry: {RETRY_MS}\n\n".encode()
+            if last is not None:
+                for row in session.log.rows(after=last):
+                    yield row_event(session, row).encode()
+                    sent = row.seq
+            yield board_event(session.board()).encode()
+            while True:
+                event = stream.get(timeout=heartbeat)
+                if event is None:
+                    yield b": keep-alive\n\n"
+                    continue
+                if event.id is not None and event.id <= sent:
+                    continue  # already sent from the backlog
+                if event.id is not None:
+                    sent = event.id
+                yield event.encode()
+        except Overflow:
+            yield Event("resume", str(sent)).encode()
+        except Closing:
+            return
+        finally:
+            hub.close(stream)
+
+    response = Response(generate(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response

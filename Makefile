@@ -5,7 +5,9 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test typecheck bench venv clean
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: demo test typecheck bench venv clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +20,18 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(VENV)/bin/companion demo
 
-test: $(STAMP)
+# Browser tests drive Debian's chromium (Playwright's own browser download cannot work offline).
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "chromium is missing: run 'sudo apt-get install chromium' for the browser tests"; \
+	  fi; \
+	fi
+
+test: $(STAMP) browser
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 typecheck: $(STAMP)

@@ -60,6 +60,61 @@ class Applied:
     before: Any
 
 
+@dataclass
+class Rebuilt:
+    """What replaying a log gives back."""
+
+    state: Any
+    history: list[Applied]
+    alerts: dict[str, Unexplained]
+    observations: int = 0
+    illegal: int = 0
+    mismatches: int = 0
+
+
+def rebuild(
+    game: Game[Any],
+    header: Header,
+    rows: Iterable[LogRow],
+    watch: Callable[[LogRow, Any, Any], None] | None = None,
+) -> Rebuilt:
+    """Replay log rows (after the header) through the rules: the state, undo history and alerts they lead to.
+
+    Stored moves are re-judged, not re-interpreted; a verdict that differs from the stored one is
+    counted (``mismatches``) and the rules of this version win.
+    """
+    out = Rebuilt(game.new_state(header), [], {})
+    for row in rows:
+        out.observations += 1
+        before = out.state
+        kind = row.kind
+        if kind == ObservationKind.UNDO.value:
+            if out.history and row.error is None:
+                out.state = out.history.pop().before
+        elif row.move is not None and row.verdict is not None:
+            move = game.codec.from_json(row.move)
+            replacing = kind == ObservationKind.CORRECTION.value and bool(out.history)
+            base = out.history[-1].before if replacing else out.state
+            verdict, after = game.play(base, move)
+            if verdict.to_json() != row.verdict:
+                out.mismatches += 1
+                log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.verdict)
+            if verdict.ok:
+                if replacing:
+                    out.history.pop()
+                out.history.append(Applied(row.seq, move, base))
+                out.state = after
+            else:
+                out.illegal += 1
+        if row.alert is not None:
+            out.alerts[str(row.alert["zone"])] = Unexplained(**row.alert)
+        elif row.move is not None and isinstance(row.payload.get("zone"), str):
+            out.alerts.pop(str(row.payload["zone"]), None)
+        if watch is not None:
+            watch(row, before, out.state)
+    return out
+
+
 Listener = Callable[[list[LogRow], JsonObject], None]
 """Called after each durable batch with its rows and the public board after it."""
 
@@ -101,34 +156,27 @@ class Session:
 
     def _replay(self) -> None:
         """Rebuild state and the undo history from the log; never writes."""
-        for row in self.log.rows(after=1):
-            self.counters["observations"] += 1
-            kind = row.kind
-            if kind == ObservationKind.UNDO.value:
-                if self._history:
-                    self.state = self._history.pop().before
-            elif row.move is not None and row.verdict is not None:
-                move = self.game.codec.from_json(row.move)
-                base = self.state
-                replacing = kind == ObservationKind.CORRECTION.value
-                if replacing and self._history:
-                    base = self._history[-1].before
-                verdict, after = self.game.play(base, move)
-                if verdict.to_json() != row.verdict:
-                    self.counters["replay_mismatches"] += 1
-                    log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.verdict)
-                if verdict.ok:
-                    if replacing and self._history:
-                        self._history.pop()
-                    self._history.append(Applied(row.seq, move, base))
-                    self.state = after
-                else:
-                    self.counters["illegal"] += 1
-            if row.alert is not None:
-                self.alerts[str(row.alert["zone"])] = Unexplained(**row.alert)
-            elif row.payload.get("zone") in self.alerts and row.move is not None:
-                self.alerts.pop(str(row.payload["zone"]), None)
+        rebuilt = rebuild(self.game, self.header, self.log.rows(after=1))
+        self.state, self._history, self.alerts = rebuilt.state, rebuilt.history, rebuilt.alerts
+        self.counters.update(observations=rebuilt.observations, illegal=rebuilt.illegal, replay_mismatches=rebuilt.mismatches)
         log.info("resumed %s from %s: %d rows", self.game.id, self.log.path, self.log.last_seq)
+
+    def states_around(self, seq: int) -> tuple[Any, Any]:
+        """The game state just before and just after log row ``seq`` (for disputes)."""
+        before: Any = None
+        after: Any = None
+
+        def watch(row: LogRow, state_before: Any, state_after: Any) -> None:
+            nonlocal before, after
+            if row.seq == seq:
+                before, after = state_before, state_after
+
+        rebuilt = rebuild(self.game, self.header, self.log.rows(after=1, limit=max(seq - 1, 0)), watch)
+        if seq == 1:
+            return rebuilt.state, rebuilt.state
+        if before is None:
+            raise LogError(f"{self.log.path}: there is no row {seq}")
+        return before, after
 
     # -- the one path in ----------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
@@ -9,18 +10,45 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.core import JsonObject
 from web import table_session
+from web.auth import is_referee
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("pages", __name__)
 
 PAGE_LIMIT = 500
+NEAR_SIMULTANEOUS_S = 1.0
+"""Plays this close in table time are shown side by side in a dispute."""
 
 
 @bp.get("/")
 def scoreboard() -> str:
     session = table_session(current_app)
-    return render_template("scoreboard.html", game=session.game, board=session.board())
+    return render_template("scoreboard.html", game=session.game, board=session.board(), big=False)
+
+
+@bp.get("/big")
+def big_screen() -> str:
+    """The table display: large type, the QR code that opens the scoreboard on a phone."""
+    session = table_session(current_app)
+    return render_template("scoreboard.html", game=session.game, board=session.board(), big=True)
+
+
+def public_url() -> str:
+    configured = current_app.config.get("PUBLIC_URL")
+    return str(configured) if configured else request.host_url
+
+
+@bp.get("/qr.svg")
+def qr_code() -> Response:
+    """A QR code of this scoreboard's address (only ever this address: no open QR generator)."""
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(public_url(), error="m").save(buffer, kind="svg", scale=8, border=2, dark="#000", light="#fff")
+    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "max-age=300"
+    return response
 
 
 @bp.get("/log")
@@ -76,6 +104,45 @@ def api_log() -> Response:
             if len(rows) >= limit:
                 break
     return jsonify({"rows": rows, "next": last, "end": session.log.last_seq})
+
+
+@bp.get("/api/log/<int:seq>")
+def api_row(seq: int) -> Response:
+    """One row for a dispute: the row, the rule texts, the state before and after, competing plays."""
+    session = table_session(current_app)
+    row = session.log.row(seq)
+    if row is None:
+        return Response(f"there is no row {seq}\n", status=404, mimetype="text/plain")
+    before, after = session.states_around(seq)
+    game = session.game
+    rules = []
+    for rule_id in (row.verdict or {}).get("rules", []):
+        try:
+            rule = game.rule(rule_id)
+        except KeyError:
+            continue
+        rules.append({"id": rule.id, "title": rule.title, "source": rule.source, "passage": rule.passage})
+    competing = []
+    if row.table_time is not None and row.move is not None:
+        for other in session.log.rows(after=max(0, seq - 50), limit=100):
+            if (
+                other.seq != seq
+                and other.move is not None
+                and other.table_time is not None
+                and abs(other.table_time - row.table_time) <= NEAR_SIMULTANEOUS_S
+            ):
+                competing.append(session.public_row(other))
+    out: JsonObject = {
+        "row": session.public_row(row),
+        "rules": rules,
+        "before": game.scoreboard(before),
+        "after": game.scoreboard(after),
+        "competing": competing,
+    }
+    if is_referee():
+        out["before_full"] = game.view(before, None)
+        out["after_full"] = game.view(after, None)
+    return jsonify(out)
 
 
 @bp.get("/api/rules")

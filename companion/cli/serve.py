@@ -12,7 +12,7 @@ from companion.config import DEFAULT_CONFIG, load_config
 from companion.errors import ConfigError
 from companion.games import get_game
 from companion.log import GameLog
-from companion.service import new_pin, start_web
+from companion.service import lan_url, new_pin, print_welcome, start_web, table_secret
 from companion.session import Session
 
 
@@ -45,10 +45,11 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"note: resuming the game in {config.log_path}; its header differs from the config's [game]", file=sys.stderr)
     session.start()
     pin = config.web.pin or new_pin()
-    web = start_web(session, config.web, pin)
+    secret = table_secret(config.log_path.with_suffix(".secret"))
+    public = lan_url(config.web.host, config.web.port)
+    web = start_web(session, config.web, pin, secret, public)
     print(f"{game.title}: {'resumed' if resumed else 'new game'} — log {config.log_path}")
-    print(f"scoreboard: {web.url}")
-    print(f"referee PIN: {pin}")
+    print_welcome(web.url, public, pin, session.header.players, secret, game.id)
     sys.stdout.flush()
     waiter = stop or threading.Event()
     try:

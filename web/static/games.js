@@ -46,15 +46,24 @@
   }
 
   const renderers = { "escape-master": escapeMaster };
+  const viewRenderers = {};
 
   TC.games = {
     renderers,
+    viewRenderers,
     render(board) {
       const render = renderers[board.game];
       if (render) {
         try { return render(board); } catch (err) { console.error(err); }
       }
       return el("div", { class: "generic" }, generic(board.scoreboard));
+    },
+    renderView(gameId, view, player) {
+      const render = viewRenderers[gameId];
+      if (render) {
+        try { return render(view, player); } catch (err) { console.error(err); }
+      }
+      return el("div", { class: "generic view" }, generic(view));
     },
     outcomeText(board) {
       const o = board.outcome;

@@ -1,0 +1,31 @@
+"""A person's entry from a page: read the JSON body, send it down the session's one path, answer."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Response, current_app, jsonify, request
+
+from companion.core import Observation, ObservationKind
+from web import table_session
+
+
+def json_body() -> dict[str, Any] | Response:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        return Response("the request body must be a JSON object\n", status=400, mimetype="text/plain")
+    return data
+
+
+def submit_entry(kind: ObservationKind, payload: dict[str, Any], source: str) -> tuple[Response, int]:
+    """Log a person's entry through the session and answer with its row (422 if not accepted)."""
+    session_ = table_session(current_app)
+    row = session_.process(Observation(source, time.time(), kind, payload))
+    public = session_.public_row(row)
+    status = 200
+    if row.error is not None:
+        status = 422
+    elif row.verdict is not None and not row.verdict.get("ok"):
+        status = 409
+    return jsonify({"row": public, "board": session_.board()}), status

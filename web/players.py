@@ -1,0 +1,61 @@
+"""Player views: each player's own link (name + token) shows what only they may see, and takes
+their secret entries (an Everest plan). A wrong token is a plain 404: it does not say who exists."""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
+
+from companion.core import ObservationKind
+from web import table_session
+from web.auth import check_csrf, csrf_token, player_token
+from web.entries import json_body, submit_entry
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("players", __name__)
+
+
+def _player_or_404(player: str, token: str) -> str:
+    session_ = table_session(current_app)
+    secret: bytes = current_app.config["TABLE_SECRET"]
+    if player not in session_.header.players:
+        abort(404)
+    if not hmac.compare_digest(token.encode()[:64], player_token(secret, session_.game.id, player).encode()):
+        log.warning("wrong player token for %r", player[:40])
+        abort(404)
+    return player
+
+
+@bp.get("/p/<player>/<token>")
+def player_page(player: str, token: str) -> str:
+    _player_or_404(player, token)
+    session_ = table_session(current_app)
+    return render_template("player.html", game=session_.game, player=player, token=token, csrf=csrf_token())
+
+
+@bp.get("/api/p/<player>/<token>/view")
+def player_view(player: str, token: str) -> Any:
+    _player_or_404(player, token)
+    session_ = table_session(current_app)
+    response = jsonify({"player": player, "view": session_.game.view(session_.state, player), "board": session_.board()})
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.post("/api/p/<player>/<token>/move")
+def player_move(player: str, token: str) -> Any:
+    _player_or_404(player, token)
+    check_csrf()
+    body = json_body()
+    if isinstance(body, Response):
+        return body
+    move = body.get("move")
+    if not isinstance(move, dict):
+        return Response('send {"move": {...notation move...}}\n', status=400, mimetype="text/plain")
+    if move.get("by", player) != player:
+        return Response("a player may only enter their own moves\n", status=403, mimetype="text/plain")
+    return submit_entry(ObservationKind.MOVE, {**move, "by": player}, f"web:{player}")

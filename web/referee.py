@@ -1,0 +1,111 @@
+"""The referee console: behind the PIN, enter what no sensor sees, undo or correct a move.
+
+Everything entered here becomes an observation and goes down the session's one path into the log;
+nothing here touches game state directly.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, session
+
+from companion.core import ObservationKind
+from web import table_session
+from web.auth import PinGuard, check_csrf, client_address, csrf_token, is_referee, player_token, referee_required
+from web.entries import json_body, submit_entry
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("referee", __name__)
+
+
+def _guard() -> PinGuard:
+    guard: PinGuard = current_app.extensions["pin_guard"]
+    return guard
+
+
+@bp.get("/referee/login")
+def login_form() -> str:
+    session_ = table_session(current_app)
+    return render_template("login.html", game=session_.game, csrf=csrf_token(), error=None)
+
+
+@bp.post("/referee/login")
+def login() -> Any:
+    session_ = table_session(current_app)
+    client = client_address()
+    wait = _guard().locked_for(client)
+    if wait > 0:
+        return Response(f"too many wrong PINs; try again in {int(wait) + 1} s\n", status=429, mimetype="text/plain")
+    check_csrf()
+    pin = request.form.get("pin", "")
+    if not hmac.compare_digest(pin.encode()[:64], str(current_app.config["REFEREE_PIN"]).encode()):
+        _guard().failed(client)
+        log.warning("wrong referee PIN from %s", client)
+        return render_template("login.html", game=session_.game, csrf=csrf_token(), error="wrong PIN"), 403
+    _guard().succeeded(client)
+    session["referee"] = current_app.config["PIN_EPOCH"]
+    return redirect("/referee", code=303)
+
+
+@bp.post("/referee/logout")
+def logout() -> Any:
+    check_csrf()
+    session.pop("referee", None)
+    return redirect("/", code=303)
+
+
+@bp.get("/referee")
+@referee_required
+def console() -> str:
+    session_ = table_session(current_app)
+    game = session_.game
+    secret: bytes = current_app.config["TABLE_SECRET"]
+    links = {p: f"/p/{p}/{player_token(secret, game.id, p)}" for p in session_.header.players}
+    return render_template(
+        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=links
+    )
+
+
+@bp.post("/api/referee/move")
+@referee_required
+def referee_move() -> Any:
+    body = json_body()
+    if isinstance(body, Response):
+        return body
+    move = body.get("move")
+    if not isinstance(move, dict):
+        return Response('send {"move": {...notation move...}}\n', status=400, mimetype="text/plain")
+    return submit_entry(ObservationKind.MOVE, move, "web:referee")
+
+
+@bp.post("/api/referee/undo")
+@referee_required
+def referee_undo() -> Any:
+    return submit_entry(ObservationKind.UNDO, {}, "web:referee")
+
+
+@bp.post("/api/referee/correct")
+@referee_required
+def referee_correct() -> Any:
+    body = json_body()
+    if isinstance(body, Response):
+        return body
+    if not isinstance(body.get("move"), dict):
+        return Response('send {"move": {...the move that should have been made...}}\n', status=400, mimetype="text/plain")
+    return submit_entry(ObservationKind.CORRECTION, {"move": body["move"]}, "web:referee")
+
+
+@bp.get("/api/referee/view")
+@referee_required
+def referee_view() -> Any:
+    session_ = table_session(current_app)
+    return jsonify({"view": session_.game.view(session_.state, None), "board": session_.board()})
+
+
+@bp.get("/api/whoami")
+def whoami() -> Any:
+    return jsonify({"referee": is_referee(), "csrf": csrf_token()})

@@ -1,0 +1,66 @@
+"""Checks every phase shares: who acts, when, and what they hold."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from companion.core import Move, Verdict
+from companion.games.escape_house.state import MAIN_ROOM, Phase, State
+
+Check = Callable[[State, Any], Verdict]
+Apply = Callable[[State, Any], State]
+
+
+def room_name(room: str) -> str:
+    return "the main room" if room == MAIN_ROOM else f"the {room}"
+
+
+def card_name(state: State, card: str) -> str:
+    """How a verdict names a card: its name and id ("Key (key-2)")."""
+    name = state.cards.name_of(card)
+    return card if name == card else f"{name} ({card})"
+
+
+def living_actor(state: State, move: Move) -> Verdict | None:
+    """EH-PLAYER / EH-SACRIFICED: the move names a living player of this game."""
+    if move.by is None:
+        return Verdict.illegal("EH-PLAYER", f'a {move.verb} needs the player who makes it ("by")', "enter who made it")
+    if move.by not in state.players:
+        return Verdict.illegal("EH-PLAYER", f"{move.by} is not playing", "enter the player who made the move")
+    if move.by not in state.where:
+        return Verdict.illegal(
+            "EH-SACRIFICED", f"{move.by} was sacrificed and takes no further part", "undo it at the table"
+        )
+    return None
+
+
+def in_phase(state: State, move: Move, *phases: Phase) -> Verdict | None:
+    """EH-PHASE: the verb belongs to one of ``phases`` (and the round is not waiting for a penalty)."""
+    if state.closing:
+        return Verdict.illegal(
+            "EH-PHASE", f"the round is over but for its penalty card; no {move.verb} now", "draw the penalty card first"
+        )
+    if state.phase not in phases:
+        allowed = " or ".join(p.value for p in phases)
+        return Verdict.illegal(
+            "EH-PHASE",
+            f"a {move.verb} belongs to the {allowed} phase, and this is the {state.phase.value} phase",
+            "take it back",
+        )
+    return None
+
+
+def holds(state: State, player: str, card: str) -> Verdict | None:
+    """EH-HAND: the card is in the player's hand."""
+    if card not in state.hands.get(player, ()):
+        return Verdict.illegal("EH-HAND", f"{player} does not hold {card_name(state, card)}", "take the card back")
+    return None
+
+
+def valid_room(state: State, room: str) -> Verdict | None:
+    """EH-ROOM: the room exists."""
+    if not state.is_room(room):
+        known = ", ".join((MAIN_ROOM,) + state.rooms)
+        return Verdict.illegal("EH-ROOM", f'there is no room "{room}" (rooms: {known})', "enter one of the rooms")
+    return None

@@ -1,0 +1,132 @@
+"""The Escape House game: setup, check/apply dispatch, outcome, views and prompts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
+from companion.game import Game
+from companion.games.escape_house import action, explore, resolve, table, views
+from companion.games.escape_house.common import Apply, Check, card_name, room_name
+from companion.games.escape_house.moves import (
+    MOVE_TYPES,
+    Clear,
+    Discard,
+    Draw,
+    DrawDiscard,
+    EndExplore,
+    EndRound,
+    EscapeHouseCodec,
+    Follow,
+    MoveTo,
+    Penalty,
+    Play,
+    Resolve,
+    Reveal,
+    Stash,
+    Trade,
+)
+from companion.games.escape_house.options import EscapeHouseOptions
+from companion.games.escape_house.rules import RULEBOOK
+from companion.games.escape_house.setup import build_state
+from companion.games.escape_house.state import HAND_LIMIT, Phase, State
+
+_RULES: dict[type[Move], tuple[Check, Apply]] = {
+    MoveTo: (explore.check_move, explore.apply_move),
+    Draw: (explore.check_draw, explore.apply_draw),
+    DrawDiscard: (explore.check_draw_discard, explore.apply_draw_discard),
+    Trade: (explore.check_trade, explore.apply_trade),
+    Stash: (explore.check_stash, explore.apply_stash),
+    EndExplore: (explore.check_end_explore, explore.apply_end_explore),
+    Discard: (explore.check_discard, explore.apply_discard),
+    Follow: (action.check_follow, action.apply_follow),
+    Play: (action.check_play, action.apply_play),
+    Reveal: (action.check_reveal, action.apply_reveal),
+    Resolve: (action.check_resolve, action.apply_resolve),
+    Clear: (resolve.check_clear, resolve.apply_clear),
+    EndRound: (resolve.check_end_round, resolve.apply_end_round),
+    Penalty: (resolve.check_penalty, resolve.apply_penalty),
+}
+
+
+class EscapeHouse(Game[State]):
+    id: ClassVar[str] = "escape-house"
+    title: ClassVar[str] = "Escape House"
+    min_players: ClassVar[int] = 6
+    max_players: ClassVar[int] = 8
+    move_types: ClassVar[tuple[type[Move], ...]] = MOVE_TYPES
+    options_type: ClassVar[type[Any]] = EscapeHouseOptions
+    rules: ClassVar[RuleBook] = RULEBOOK
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.codec = EscapeHouseCodec(self.id, self.move_types)
+
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
+        return build_state(players, options, setup)
+
+    def check(self, state: State, move: Move) -> Verdict:
+        entry = _RULES.get(type(move))
+        if entry is None:
+            return Verdict.illegal("EH-PHASE", f"{move.verb or type(move).__name__} is not an Escape House move")
+        return entry[0](state, move)
+
+    def apply(self, state: State, move: Move) -> State:
+        return _RULES[type(move)][1](state, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        if state.won:
+            escaped = state.alive
+            return Outcome(escaped, "all main puzzles are cleared; the living escape", {"won": True, "escaped": list(escaped)})
+        reason = "three clocks: the cultists are back" if state.alive else "everyone was sacrificed"
+        return Outcome((), reason, {"won": False, "escaped": []})
+
+    def scoreboard(self, state: State) -> JsonObject:
+        return views.scoreboard(state)
+
+    def view(self, state: State, player: str | None) -> JsonObject:
+        if player is None:
+            return views.referee_view(state)
+        return views.player_view(state, player)
+
+    def prompts(self, state: State) -> tuple[Prompt, ...]:
+        return _prompts(state)
+
+    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
+        if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
+            return table.interpret(state, observation)
+        return super().interpret(state, observation)
+
+
+def _prompts(state: State) -> tuple[Prompt, ...]:
+    if state.phase is Phase.OVER:
+        return ()
+    out: list[Prompt] = []
+    if state.penalties_due:
+        out.append(Prompt(None, "penalty", "draw the top penalty card, follow it, and tap it on the tap pad"))
+    for p in state.alive:
+        if state.owed(p):
+            out.append(Prompt(p, "discard", f"{p}: discard {state.owed(p)} card(s) to the discard pile"))
+    if out:
+        return tuple(out)
+    if state.phase is Phase.EXPLORE:
+        for p in state.alive:
+            extra = len(state.hands[p]) - HAND_LIMIT
+            if extra > 0:
+                out.append(Prompt(p, "stash", f"{p}: put {extra} card(s) into the deck of {room_name(state.where[p])}"))
+        return tuple(out) or (Prompt(None, "end_explore", "choose rooms, draw and trade; then end the explore phase"),)
+    if state.phase is Phase.ACTION:
+        waiting = state.must_play()
+        if waiting:
+            return tuple(Prompt(p, "play", f"{p}: play a card face down with a character token under it") for p in waiting)
+        return (Prompt(None, "resolve", "reveal the played cards (tap each one) and resolve"),)
+    for puzzle, room, by in resolve.missed_clears(state):
+        cards = ", ".join(card_name(state, c) for c in by)
+        out.append(Prompt(None, "clear", f"{card_name(state, puzzle)} in {room_name(room)} is cleared by {cards}"))
+    return tuple(out) or (Prompt(None, "end_round", "put the played cards into the discard pile and end the round"),)
+
+
+GAME = EscapeHouse()

@@ -1,0 +1,141 @@
+"""Setting up the house from a notation header (NOTATION.md "Escape House", rules EH-SETUP-*)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from companion.errors import SetupError
+from companion.games.escape_house.cards import DECK_KINDS, PENALTY_KINDS, CardSet, Kind
+from companion.games.escape_house.cardset import load_card_set
+from companion.games.escape_house.options import EscapeHouseOptions
+from companion.games.escape_house.state import CLOCKS_TO_LOSE, MAIN_ROOM, State
+
+SETUP_KEYS = ("card_set", "main", "rooms", "hands", "penalties")
+BASE_PLAYERS = 6
+BASE_MAIN = 7
+BASE_ROOMS = 6
+DEALT_PER_PLAYER = 3
+
+
+def main_count(players: int) -> int:
+    """EH-SETUP-MAIN: 7 main obstacles, one more per player over 6."""
+    return BASE_MAIN + max(0, players - BASE_PLAYERS)
+
+
+def room_count(players: int) -> int:
+    """EH-SETUP-ROOMS: 6 side rooms, one more per player over 6."""
+    return BASE_ROOMS + max(0, players - BASE_PLAYERS)
+
+
+class _Dealt:
+    """Checks the cards of a setup as they are read: each known, of the right kind, used once."""
+
+    def __init__(self, card_set: CardSet) -> None:
+        self.card_set = card_set
+        self.seen: dict[str, str] = {}
+
+    def ids(self, value: Any, where: str) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise SetupError(f"setup {where} must be a list of card ids")
+        return tuple(value)
+
+    def take(self, card: str, kinds: frozenset[Kind], where: str) -> None:
+        kind = self.card_set.kind_of(card)
+        if kind is None:
+            raise SetupError(f'setup {where} names "{card[:40]}", which is not a card of the set "{self.card_set.name}"')
+        if kind not in kinds:
+            wanted = " or ".join(sorted(k.value for k in kinds))
+            article = "an" if kind.value[0] in "aeiou" else "a"
+            raise SetupError(f'setup {where}: "{card}" is {article} {kind.value} card, not {wanted}')
+        if card in self.seen:
+            raise SetupError(f'setup {where}: "{card}" is already dealt to {self.seen[card]}')
+        self.seen[card] = where
+
+
+def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Mapping[str, Any]) -> State:
+    """The state before the first move, or :class:`SetupError` with one sentence naming the problem."""
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise SetupError(f'setup has an unknown field "{str(key)[:40]}" (fields: {", ".join(SETUP_KEYS)})')
+    for key in SETUP_KEYS:
+        if key not in setup:
+            raise SetupError(f'setup is missing "{key}"')
+    card_set = load_card_set(setup["card_set"])
+    dealt = _Dealt(card_set)
+    n = len(players)
+
+    # EH-SETUP-MAIN
+    main = dealt.ids(setup["main"], '"main"')
+    if len(main) != main_count(n):
+        raise SetupError(f"setup \"main\" has {len(main)} main puzzles; {n} players need {main_count(n)}")
+    for card in main:
+        dealt.take(card, frozenset({Kind.MAIN}), "the main room")
+
+    # EH-SETUP-ROOMS
+    rooms_raw = setup["rooms"]
+    if not isinstance(rooms_raw, Mapping):
+        raise SetupError('setup "rooms" must be an object: room name -> [side puzzle, deck cards top first]')
+    if len(rooms_raw) != room_count(n):
+        raise SetupError(f'setup "rooms" has {len(rooms_raw)} side rooms; {n} players need {room_count(n)}')
+    puzzles: dict[str, str] = {}
+    decks: dict[str, tuple[str, ...]] = {}
+    for room, raw in rooms_raw.items():
+        if not isinstance(room, str) or not room.strip() or room == MAIN_ROOM or len(room) > 40:
+            raise SetupError(f'setup "rooms": {json.dumps(str(room)[:40])} cannot name a side room ("main" is the main room)')
+        cards = dealt.ids(raw, f'room "{room}"')
+        if not cards:
+            raise SetupError(f'setup room "{room}" needs its side puzzle first')
+        dealt.take(cards[0], frozenset({Kind.SIDE}), f'room "{room}"')
+        for card in cards[1:]:
+            dealt.take(card, DECK_KINDS, f'the deck of room "{room}"')
+        puzzles[room] = cards[0]
+        decks[room] = cards[1:]
+
+    # EH-SETUP-HANDS
+    hands_raw = setup["hands"]
+    if not isinstance(hands_raw, Mapping) or set(hands_raw) != set(players):
+        raise SetupError('setup "hands" must give a hand to each player, and only to the players')
+    hands: dict[str, tuple[str, ...]] = {}
+    for player in players:
+        hand = dealt.ids(hands_raw[player], f"hand of {player}")
+        betrays = [c for c in hand if card_set.kind_of(c) is Kind.BETRAY]
+        if len(betrays) != 1 or len(hand) != 1 + DEALT_PER_PLAYER:
+            raise SetupError(f"setup: {player} must be dealt one Betray card and {DEALT_PER_PLAYER} more, not {len(hand)} cards")
+        for card in hand:
+            dealt.take(card, DECK_KINDS | {Kind.BETRAY}, f"the hand of {player}")
+        hands[player] = hand
+
+    # EH-SETUP-DECKS: the whole draw deck is dealt, the rest split evenly over the side rooms.
+    for card in card_set.ids(*DECK_KINDS):
+        if card not in dealt.seen:
+            raise SetupError(f'setup: "{card}" of the draw deck is in no hand and no room')
+    sizes = [len(d) for d in decks.values()]
+    if options.check_even_split and max(sizes) - min(sizes) > 1:
+        raise SetupError(f"setup: the side rooms' decks hold {min(sizes)} to {max(sizes)} cards; split them evenly")
+
+    # EH-SETUP-PENALTIES
+    penalties = dealt.ids(setup["penalties"], '"penalties"')
+    for card in penalties:
+        dealt.take(card, PENALTY_KINDS, "the penalty deck")
+    missing = [c for c in card_set.ids(*PENALTY_KINDS) if c not in penalties]
+    if missing:
+        raise SetupError(f'setup "penalties" must hold every penalty card; "{missing[0]}" is missing')
+    clocks = sum(1 for c in penalties if card_set.kind_of(c) is Kind.CLOCK)
+    if clocks < CLOCKS_TO_LOSE:
+        raise SetupError(f"the penalty deck has {clocks} clock cards; it needs {CLOCKS_TO_LOSE}")
+
+    return State(
+        cards=card_set,
+        options=options,
+        players=players,
+        rooms=tuple(puzzles),
+        puzzles=puzzles,
+        main=main,
+        decks=decks,
+        hands=hands,
+        penalties=penalties,
+        where={p: MAIN_ROOM for p in players},
+        alive=players,
+    )

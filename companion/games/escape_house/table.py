@@ -1,0 +1,52 @@
+"""From the table to moves: the tap pad is Escape House's only reader (DESIGN.md, "What the sensors see").
+
+Revealed action cards and penalty draws are tapped on the tap pad; everything else (rooms, follows,
+trades, puzzle clears) a person enters as a notation move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
+from companion.games.escape_house.cards import PENALTY_KINDS
+from companion.games.escape_house.moves import Penalty, Reveal
+from companion.games.escape_house.state import Phase, State
+
+
+def interpret_tag(state: State, observation: Observation) -> Move | Unexplained | None:
+    """A card tapped on the tap pad: a penalty draw when one is due, else the reveal of a played card."""
+    payload: Mapping[str, Any] = observation.payload
+    zone = str(payload.get("zone") or "?")
+    if payload.get("zone_kind") != ZoneKind.TAP_PAD.value:
+        return Unexplained(zone, "Escape House reads only the tap pad; a tag arrived at another reader", "take the card off that reader")
+    if payload.get("event") != "arrive":
+        return None  # a card lifted off the pad needs no move
+    card = payload.get("card")
+    if not isinstance(card, str):
+        return Unexplained(zone, "a card no one enrolled was tapped", "enrol the card, then tap it again")
+    kind = state.cards.kind_of(card)
+    if kind is None:
+        return Unexplained(zone, f'"{card}" is not a card of the set "{state.cards.name}"', "take it off the tap pad")
+    t = observation.table_time
+    if kind in PENALTY_KINDS:
+        if state.penalties_due:
+            return Penalty(card=card, t=t)
+        return Unexplained(zone, f"{state.cards.name_of(card)} was tapped but no penalty card is due", "put it back on the penalty deck")
+    played = next((p for p in state.played if p.card == card), None)
+    if played is None:
+        return Unexplained(
+            zone, f"{state.cards.name_of(card)} was tapped but no one played it face down this round", "enter the play first, or take it off the pad"
+        )
+    if played.revealed or state.phase is not Phase.ACTION:
+        return None  # tapped again after its reveal
+    return Reveal(by=played.by, card=card, t=t)
+
+
+def interpret(state: State, observation: Observation) -> Move | Unexplained | None:
+    if observation.kind is ObservationKind.TAG:
+        return interpret_tag(state, observation)
+    if observation.kind is ObservationKind.VISION:
+        return None  # no camera zone means anything in Escape House
+    raise ValueError("interpret handles TAG and VISION; MOVE goes to the base class")

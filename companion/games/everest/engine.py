@@ -1,0 +1,215 @@
+"""Everest (piecepack, Mark A. Biggar): the Game — check and apply the four verbs, and the outcome."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core import (
+    JsonObject,
+    Move,
+    Observation,
+    ObservationKind,
+    Outcome,
+    Prompt,
+    Unexplained,
+    Verdict,
+)
+from companion.game import Game
+from companion.games.everest import resolve, rounds, table, views
+from companion.games.everest.moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Order, Plan, Roll
+from companion.games.everest.options import EverestOptions
+from companion.games.everest.rules import RULES
+from companion.games.everest.setup import new_state
+from companion.games.everest.state import (
+    ConflictRolls,
+    EverestState,
+    OrderChoice,
+    Phase,
+    RoarChecks,
+    RoarReactions,
+)
+
+log = logging.getLogger(__name__)
+
+
+def plans_needed(state: EverestState) -> tuple[int, ...]:
+    """Seats that still owe a plan this round (a player with no usable coins plans nothing: EV-DAZED)."""
+    return tuple(s for s in range(len(state.players)) if state.plans[s] is None and state.usable(s) > 0)
+
+
+def roll_waiting(state: EverestState) -> tuple[int, ...]:
+    """Seats the engine waits on for a die roll, in seat order."""
+    need = state.need
+    if isinstance(need, (ConflictRolls, RoarReactions)):
+        return tuple(sorted(need.waiting))
+    if isinstance(need, RoarChecks):
+        return tuple(sorted(seat for seat, _ in need.waiting))
+    return ()
+
+
+class Everest(Game[EverestState]):
+    id = "everest"
+    title = "Everest"
+    min_players = 2
+    max_players = 4
+    move_types = MOVE_TYPES
+    options_type = EverestOptions
+    rules = RULES
+
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> EverestState:
+        return new_state(players, options, setup)
+
+    # -- check -----------------------------------------------------------------------------------
+
+    def check(self, state: EverestState, move: Move) -> Verdict:
+        if isinstance(move, EndRound):
+            return self._check_end_round(state, move)
+        seat = state.seat(move.by)
+        if seat is None:
+            return Verdict.illegal("EV-PLAYER", f"{move.by or 'nobody'} is not a player in this game", "say which player acts")
+        name = state.players[seat]
+        if isinstance(move, Plan):
+            return self._check_plan(state, seat, move)
+        if isinstance(move, Roll):
+            if seat not in roll_waiting(state):
+                return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
+            return Verdict.legal()
+        if isinstance(move, Order):
+            return self._check_order(state, seat, move)
+        raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover - the codec only makes these
+
+    def _check_plan(self, state: EverestState, seat: int, move: Plan) -> Verdict:
+        name = state.players[seat]
+        fix = f"{name}: take your coins back and wait"
+        if state.phase is not Phase.PLAN:
+            return Verdict.illegal("EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", fix)
+        usable = state.usable(seat)
+        if usable == 0:
+            return Verdict.illegal("EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", fix)
+        coins = [c.coin for c in move.coins]
+        if len(set(coins)) != len(coins):
+            return Verdict.illegal("EV-PLAN-COINS", f"{name}'s plan uses a coin twice; each coin is one action", "plan with different coins")
+        aside = sorted(set(coins) & state.aside_known[seat], key=COINS.index)
+        if aside:
+            return Verdict.illegal(
+                "EV-PLAN-COINS", f"{name}'s {aside[0]} coin is set aside for damage until the yeti heals", "plan with other coins"
+            )
+        if len(coins) > usable:
+            return Verdict.illegal(
+                "EV-PLAN-COINS", f"{name} has only {usable} usable coin{'s' if usable != 1 else ''}, not {len(coins)}", "plan fewer coins"
+            )
+        need = min(MAX_PLAN, usable)
+        if len(coins) != need:
+            return Verdict.illegal(
+                "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"
+            )
+        return Verdict.legal()
+
+    def _check_order(self, state: EverestState, seat: int, move: Order) -> Verdict:
+        need = state.need
+        name = state.players[seat]
+        if not isinstance(need, OrderChoice):
+            return Verdict.illegal("EV-ORDER", "no order is asked for now", "wait for the engine to ask")
+        chooser = state.players[need.chooser]
+        if seat != need.chooser:
+            return Verdict.illegal("EV-ORDER", f"{chooser} had the high roll and chooses the order, not {name}", f"let {chooser} choose")
+        expected = sorted(state.players[s] for s in need.seats)
+        if sorted(move.sequence) != expected:
+            return Verdict.illegal(
+                "EV-ORDER-ALL",
+                f"the order must name each of {', '.join(expected)} once",
+                f"list {', '.join(expected)} in the order their actions happen",
+            )
+        return Verdict.legal()
+
+    def _check_end_round(self, state: EverestState, move: EndRound) -> Verdict:
+        if move.by is not None and state.seat(move.by) is None:
+            return Verdict.illegal("EV-PLAYER", f"{move.by} is not a player in this game", "say which player ends the round")
+        if state.phase is not Phase.ROUND_END:
+            why = "the plans are not all in yet" if state.phase is Phase.PLAN else "the round's actions are not all done"
+            return Verdict.illegal("EV-ROUND-END", f"the round cannot end: {why}", "finish the round first")
+        for player in move.heal:
+            if state.seat(player) is None:
+                return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who heal")
+        if len(set(move.heal)) != len(move.heal):
+            return Verdict.illegal("EV-PLAYER", "a player is named twice among those who heal", "name each player once")
+        for player in move.heal:
+            seat = state.seat(player)
+            assert seat is not None
+            if rounds.heal_barred(state, seat):
+                return Verdict.illegal(
+                    "EV-EDGE-HOME",
+                    f"{player}'s yeti went off the edge and cannot heal until the end of the next round",
+                    f"leave {player} out of the healers",
+                )
+        for player, named in (move.set_aside or {}).items():
+            verdict = self._check_set_aside(state, move, player, named)
+            if not verdict.ok:
+                return verdict
+        return Verdict.legal()
+
+    def _check_set_aside(self, state: EverestState, move: EndRound, player: str, named: tuple[str, ...]) -> Verdict:
+        seat = state.seat(player)
+        if seat is None:
+            return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who set coins aside")
+        healing = player in move.heal or rounds.forced_home(state, seat)
+        due = rounds.coins_to_set_aside(state, seat, healing)
+        fix = f"{player}: set aside exactly {due} coin{'s' if due != 1 else ''}"
+        if len(named) != due:
+            return Verdict.illegal("EV-DAMAGE", f"{player} sets aside {due} coin{'s' if due != 1 else ''} this round, not {len(named)}", fix)
+        if len(set(named)) != len(named) or set(named) & state.aside_known[seat]:
+            return Verdict.illegal("EV-DAMAGE", f"{player} names a coin twice or one already set aside", fix)
+        return Verdict.legal()
+
+    # -- apply ------------------------------------------------------------------------------------
+
+    def apply(self, state: EverestState, move: Move) -> EverestState:
+        if isinstance(move, Plan):
+            seat = state.seat(move.by)
+            assert seat is not None
+            plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
+            state = state.evolve(plans=plans)
+            return resolve.reveal(state) if not plans_needed(state) else state
+        if isinstance(move, Roll):
+            seat = state.seat(move.by)
+            assert seat is not None
+            state = state.evolve(events=state.events + (f"EV-ROLL: {state.players[seat]} rolls {move.value}",))
+            return resolve.rolled(state, seat, DIE_VALUE[move.value])
+        if isinstance(move, Order):
+            seats = tuple(state.players.index(p) for p in move.sequence)
+            return resolve.ordered(state, seats)
+        if isinstance(move, EndRound):
+            heal = frozenset(state.players.index(p) for p in move.heal)
+            named = {state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()}
+            state = rounds.end_round(state, heal, named)
+            return resolve.reveal(state) if not plans_needed(state) else state
+        raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    def outcome(self, state: EverestState) -> Outcome | None:
+        if state.winner is None:
+            return None
+        name = state.players[state.winner]
+        return Outcome((name,), f"{name}'s yeti held the peak alone for a whole round", {"winner": name})
+
+    # -- what people see ----------------------------------------------------------------------------
+
+    def scoreboard(self, state: EverestState) -> JsonObject:
+        return views.scoreboard(state)
+
+    def view(self, state: EverestState, player: str | None) -> JsonObject:
+        return views.view(state, player)
+
+    def prompts(self, state: EverestState) -> tuple[Prompt, ...]:
+        return views.prompts(state, plans_needed(state), roll_waiting(state))
+
+    def interpret(self, state: EverestState, observation: Observation) -> Move | Unexplained | None:
+        if observation.kind is ObservationKind.VISION:
+            return table.interpret(state, observation)
+        return super().interpret(state, observation)  # notation moves; NFC plays no part in Everest
+
+
+GAME_INSTANCE = Everest()

@@ -1,0 +1,93 @@
+"""The Everest notation verbs (NOTATION.md "Everest"), one frozen dataclass per verb.
+
+Core verbs: ``plan``, ``roll``, ``order``, ``end_round``. Extension: ``end_round`` takes an optional
+``set_aside`` naming which coins a damaged player puts aside (documented in docs/games/everest.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar, Literal
+
+from companion.core import Move
+
+CoinValue = Literal["blank", "ace", "2", "3", "4", "5"]
+Face = Literal["value", "suit"]
+DieFace = Literal["blank", "ace", "2", "3", "4", "5"]
+
+COINS: tuple[CoinValue, ...] = ("blank", "ace", "2", "3", "4", "5")
+"""GAPS.md: each player's six coins are the values blank, ace, 2, 3, 4, 5."""
+
+DIE_VALUE: dict[str, int] = {"blank": 0, "ace": 1, "2": 2, "3": 3, "4": 4, "5": 5}
+"""A piecepack die shows blank, ace, 2..5; for movement and for the high roll an ace is 1, a blank 0."""
+
+MAX_PLAN = 3
+
+
+@dataclass(frozen=True)
+class PlanCoin:
+    """One coin of a plan: which coin, which side is up, and where its tick mark points."""
+
+    coin: CoinValue
+    face: Face
+    dir: Literal["N", "E", "S", "W"]
+
+    @cached_property
+    def kind(self) -> Literal["move", "roar", "snowball"]:
+        """Value side: a number moves (ace = 1), a blank roars; suit side: a snowball."""
+        if self.face == "suit":
+            return "snowball"
+        return "roar" if self.coin == "blank" else "move"
+
+    @cached_property
+    def mp(self) -> int:
+        return DIE_VALUE[self.coin] if self.kind == "move" else 0
+
+    def text(self) -> str:
+        if self.kind == "snowball":
+            return f"snowball {self.dir}"
+        if self.kind == "roar":
+            return f"roar {self.dir}"
+        return f"move {self.coin} {self.dir}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Plan(Move):
+    """A player's secret plan: up to three coins, performed left to right."""
+
+    verb: ClassVar[str] = "plan"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("coins",)
+    coins: tuple[PlanCoin, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.coins) > MAX_PLAN:
+            raise ValueError(f"a plan has at most {MAX_PLAN} coins, not {len(self.coins)}")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Roll(Move):
+    """A die roll the engine asked for (a conflict, a roar check, a roar reaction)."""
+
+    verb: ClassVar[str] = "roll"
+    value: DieFace
+
+
+@dataclass(frozen=True, kw_only=True)
+class Order(Move):
+    """The high roller's order for conflicting actions (players, first to last)."""
+
+    verb: ClassVar[str] = "order"
+    sequence: tuple[str, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class EndRound(Move):
+    """The end of a round: who goes home to heal, and (optionally) which coins the damaged set aside."""
+
+    verb: ClassVar[str] = "end_round"
+    heal: tuple[str, ...] = ()
+    set_aside: dict[str, tuple[CoinValue, ...]] | None = None
+
+
+MOVE_TYPES: tuple[type[Move], ...] = (Plan, Roll, Order, EndRound)

@@ -1,0 +1,117 @@
+"""Roars (EV-ROAR, EV-ROAR-REACT, EV-ROAR-BACK): who is affected, and what their dice make them do.
+
+A roar always affects a yeti in the pointed square; one in the other three squares beside the roaring
+yeti only if its owner rolls a blank (one check roll per yeti, even beside two roars). Affected yeti
+roll together: 2-5 run away with that many MP, an ace roars back, a blank shivers. A yeti roared back
+at reads an ace as a blank. Roar-backs make a new wave; a yeti already running rolls no more.
+When the waves die out the runaways move like an action turn (EV-RUNAWAY, done by the engine).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from companion.games.everest.board import NAMES, VECTORS, Direction, Square, step
+from companion.games.everest.state import Affect, Roar, RoarChecks, RoarReactions, Runner
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Done:
+    """The roar resolution needs no more dice; these yeti run away."""
+
+    runners: tuple[Runner, ...]
+
+
+Next = RoarChecks | RoarReactions | Done
+
+
+def _occupant(pos: Sequence[Square | None], square: Square) -> int | None:
+    for seat, here in enumerate(pos):
+        if here == square:
+            return seat
+    return None
+
+
+def _direction(frm: Square, to: Square) -> Direction:
+    return NAMES[(to[0] - frm[0], to[1] - frm[1])]
+
+
+def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tuple[Runner, ...]) -> Next:
+    """Who the roars affect for sure, and who must roll a check first."""
+    running = {r.seat for r in runners}
+    hits: dict[int, Affect] = {}
+    checks: dict[int, int] = {}
+    for roar in roars:
+        here = pos[roar.seat]
+        if here is None:
+            continue
+        for name, v in VECTORS.items():
+            yeti = _occupant(pos, step(here, v))
+            if yeti is None or yeti in running:
+                continue
+            if name == roar.dir:
+                hits.setdefault(yeti, Affect(yeti, roar.seat, ace_blank=roar.back_at == yeti))
+            else:
+                checks.setdefault(yeti, roar.seat)
+    waiting = tuple(sorted((y, r) for y, r in checks.items() if y not in hits))
+    affected = tuple(hits[s] for s in sorted(hits))
+    if waiting:
+        return RoarChecks(tuple(roars), affected, waiting, runners)
+    return _reactions(affected, runners)
+
+
+def _reactions(affected: tuple[Affect, ...], runners: tuple[Runner, ...]) -> Next:
+    if not affected:
+        return Done(runners)
+    return RoarReactions(affected, tuple(a.seat for a in affected), (), runners)
+
+
+def check_rolled(need: RoarChecks, seat: int, value: int, names: Sequence[str], events: list[str]) -> Next:
+    """A check roll beside a roar came in: a blank (0) means the yeti is affected."""
+    roarer = dict(need.waiting)[seat]
+    waiting = tuple(w for w in need.waiting if w[0] != seat)
+    hits = need.hits
+    if value == 0:
+        hits = tuple(sorted(hits + (Affect(seat, roarer),), key=lambda a: a.seat))
+        events.append(f"EV-ROAR: {names[seat]} rolls a blank beside {names[roarer]}'s roar: the yeti is affected")
+    else:
+        events.append(f"EV-ROAR: {names[seat]} rolls no blank beside {names[roarer]}'s roar: not affected")
+    if waiting:
+        return replace(need, hits=hits, waiting=waiting)
+    return _reactions(hits, need.runners)
+
+
+def reaction_rolled(
+    need: RoarReactions, seat: int, value: int, pos: Sequence[Square | None], names: Sequence[str], events: list[str]
+) -> Next:
+    """A reaction roll came in; once all are in, they act together."""
+    rolled = need.rolled + ((seat, value),)
+    waiting = tuple(s for s in need.waiting if s != seat)
+    if waiting:
+        return replace(need, rolled=rolled, waiting=waiting)
+    values = dict(rolled)
+    runners = list(need.runners)
+    backs: list[Roar] = []
+    for a in need.affected:
+        v = values[a.seat]
+        yeti, roarer = pos[a.seat], pos[a.roarer]
+        if yeti is None or roarer is None:
+            continue
+        who, at = names[a.seat], names[a.roarer]
+        if v >= 2:
+            runners.append(Runner(a.seat, _direction(roarer, yeti), v, a.roarer))
+            events.append(f"EV-ROAR-REACT: {who}'s yeti rolls {v} and runs away from {at}'s")
+        elif v == 1 and not a.ace_blank:
+            backs.append(Roar(a.seat, _direction(yeti, roarer), back_at=a.roarer))
+            events.append(f"EV-ROAR-BACK: {who}'s yeti rolls an ace and roars back at {at}'s")
+        elif v == 1:
+            events.append(f"EV-ROAR-BACK: {who}'s yeti rolls an ace, read as a blank when roared back at: it shivers")
+        else:
+            events.append(f"EV-ROAR-REACT: {who}'s yeti rolls a blank and shivers")
+    if backs:
+        return start_wave(pos, backs, tuple(runners))
+    return Done(tuple(runners))

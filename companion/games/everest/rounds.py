@@ -1,0 +1,122 @@
+"""The end of the actions and the end of a round: the win, damage, healing, going home.
+
+EV-WIN: sole occupant of the peak tile from the start to the end of a round. EV-DAMAGE: a round's
+damage sets that many coins aside. EV-HEAL: going home instead returns every coin. EV-FORCED-HOME:
+no coins left, or more damage than coins. EV-EDGE-HOME: off the edge means home with no coins back
+and no healing until the end of the next round (option ``edge_no_heal_rounds``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+
+from companion.games.everest.board import Board, Square, square_text
+from companion.games.everest.state import EverestState, Phase
+
+log = logging.getLogger(__name__)
+
+
+def sole_on_peak(board: Board, positions: Sequence[Square | None]) -> int | None:
+    """The yeti alone on the peak tile, or None (nobody there, or more than one)."""
+    on_peak = [seat for seat, here in enumerate(positions) if here in board.peak]
+    return on_peak[0] if len(on_peak) == 1 else None
+
+
+def finish_actions(state: EverestState) -> EverestState:
+    """Every coin of the round is done: the winner, if any (EV-WIN), else wait for end_round."""
+    holder = sole_on_peak(state.board, state.positions)
+    if state.peak_start is not None and holder == state.peak_start:
+        name = state.players[holder]
+        return state.evolve(
+            phase=Phase.OVER,
+            winner=holder,
+            events=state.events + (f"EV-WIN: {name}'s yeti held the peak alone from the start to the end of the round",),
+        )
+    return state.evolve(phase=Phase.ROUND_END)
+
+
+def heal_barred(state: EverestState, seat: int) -> bool:
+    """EV-EDGE-HOME: a yeti that went off the edge cannot heal until the end of the next round."""
+    return seat in state.off_edge or state.heal_barred_through[seat] >= state.round
+
+
+def forced_home(state: EverestState, seat: int) -> bool:
+    """EV-FORCED-HOME: a yeti with no coins left, or more damage than coins, goes home to heal."""
+    return state.damage[seat] >= state.usable(seat) and not heal_barred(state, seat)
+
+
+def coins_to_set_aside(state: EverestState, seat: int, healing: bool) -> int:
+    """How many coins the round's damage sets aside (EV-DAMAGE); none for a yeti that heals."""
+    if healing:
+        return 0
+    if seat in state.off_edge and state.options.edge_sets_aside_all:
+        return state.usable(seat)
+    return min(state.damage[seat], state.usable(seat))
+
+
+def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, frozenset[str]]) -> EverestState:
+    """Apply end_round: set coins aside or heal, send yeti home, and start the next round."""
+    n = len(state.players)
+    aside = list(state.aside)
+    known = list(state.aside_known)
+    barred = list(state.heal_barred_through)
+    positions = list(state.positions)
+    going_home: list[int] = []
+    events: list[str] = []
+    for seat in range(n):
+        name = state.players[seat]
+        healing = not heal_barred(state, seat) and (seat in heal or forced_home(state, seat))
+        if healing:
+            aside[seat] = 0
+            known[seat] = frozenset()
+            going_home.append(seat)
+            why = "EV-FORCED-HOME" if forced_home(state, seat) and seat not in heal else "EV-HEAL"
+            events.append(f"{why}: {name}'s yeti goes home to heal; all its coins come back")
+            continue
+        lost = coins_to_set_aside(state, seat, False)
+        if lost:
+            aside[seat] += lost
+            known[seat] = known[seat] | named.get(seat, frozenset())
+            events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}")
+        if seat in state.off_edge:
+            barred[seat] = state.round + state.options.edge_no_heal_rounds - 1
+            going_home.append(seat)
+            events.append(f"EV-EDGE-HOME: {name}'s yeti comes back home from off the edge, with no coins back")
+    for seat in going_home:
+        positions[seat] = None
+    for seat in going_home:
+        _send_home(state, positions, seat, events)
+    peak = sole_on_peak(state.board, positions)
+    return state.evolve(
+        round=state.round + 1,
+        phase=Phase.PLAN,
+        positions=tuple(positions),
+        damage=(0,) * n,
+        aside=tuple(aside),
+        aside_known=tuple(known),
+        heal_barred_through=tuple(barred),
+        plans=(None,) * n,
+        off_edge=frozenset(),
+        peak_start=peak,
+        step=0,
+        agenda=(),
+        need=None,
+        events=tuple(events),
+    )
+
+
+def _send_home(state: EverestState, positions: list[Square | None], seat: int, events: list[str]) -> None:
+    """Put a yeti on its home square. Gap (not in GAPS.md): a yeti standing there is bumped to its own home."""
+    while True:
+        home = state.homes[seat]
+        other = next((s for s, here in enumerate(positions) if here == home), None)
+        positions[seat] = home
+        if other is None or other == seat:
+            return
+        events.append(
+            f"EV-HOME: {state.players[other]}'s yeti stood on {state.players[seat]}'s home {square_text(home)} "
+            f"and moves to its own home"
+        )
+        positions[other] = None
+        seat = other

@@ -1,0 +1,7 @@
+"""Escape From Horrible Mountain 2 (two players): registry id ``horrible-mountain-2``."""
+
+from companion.games.horrible_mountain_2.engine import HorribleMountain2
+
+GAME = HorribleMountain2()
+
+__all__ = ["GAME", "HorribleMountain2"]

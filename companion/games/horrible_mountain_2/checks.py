@@ -1,0 +1,331 @@
+"""``check``: is a move legal here? Pure and side-effect free; every refusal cites its rule ids."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+from companion.core import Move, Verdict
+from companion.games.horrible_mountain_2 import rules as R
+from companion.games.horrible_mountain_2.cards import CENTRE_SLOT, PLACE_PAIRS, rank
+from companion.games.horrible_mountain_2.moves import (
+    ClaimCube,
+    Discard,
+    Draw,
+    Examine,
+    Place,
+    SearchDiscard,
+    Swap,
+    SwapCubes,
+    TakeDiscard,
+    TakeTable,
+)
+from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, public_place
+
+_LEGAL = Verdict.legal()
+
+
+def check(state: State, move: Move) -> Verdict:
+    seat = state.seat(move.by)
+    if seat is None:
+        who = f'"{move.by}" is not playing' if move.by is not None else "the move does not say who makes it"
+        return Verdict.illegal(R.TURN, f"{who}; the players are {' and '.join(state.names)}", "say which player acts")
+    if state.phase is Phase.PLACE:
+        return _check_place(state, seat, move)
+    if isinstance(move, Place):
+        return Verdict.illegal(
+            R.PLACE_ORDER, "the cubes were placed at setup; placing is not an action", "put the cubes back as they were"
+        )
+    if seat != state.turn:
+        return Verdict.illegal(
+            R.TURN,
+            f"it is {state.current}'s turn, not {move.by}'s",
+            f"{move.by}: undo that and wait for your turn",
+        )
+    if state.must_discard:
+        if not isinstance(move, Discard):
+            return Verdict.illegal(
+                R.HAND_LIMIT,
+                f"{move.by} holds six cards and must discard one immediately, before anything else",
+                "undo that and discard one card onto the Discard Pile",
+            )
+        return _check_discard(state, seat, move)
+    checker = _ACTIONS.get(type(move))
+    if checker is None:  # pragma: no cover - every move type has a checker
+        raise TypeError(f"no check for {type(move).__name__}")
+    return checker(state, seat, move)
+
+
+# -- setup steps 5-6 -----------------------------------------------------------------------------
+
+
+def _check_place(state: State, seat: int, move: Move) -> Verdict:
+    if not isinstance(move, Place):
+        return Verdict.illegal(
+            R.PLACE_ORDER,
+            f"the cubes are placed first: {state.current} places two cubes before any action",
+            "undo that; " + state.current + " places two cubes on the 2 and 6 or the 3 and 5",
+        )
+    if seat != state.turn:
+        first = "the unwitting adventurer places first" if seat == EVIL else "the adventurer has placed already"
+        return Verdict.illegal(R.PLACE_ORDER, f"{first}; it is {state.current}'s turn to place", "take those cubes back")
+    slots = frozenset(move.slots)
+    if slots not in PLACE_PAIRS:
+        listed = " and ".join(str(s) for s in move.slots)
+        return Verdict.illegal(
+            R.PLACE_SLOTS,
+            f"cubes go on the 2 and 6 (slots 1 and 5) or the 3 and 5 (slots 2 and 4), not on slots {listed}",
+            "move the two cubes to slots 1 and 5, or 2 and 4",
+        )
+    occupied = [s for s in move.slots if state.slot_cubes[s - 1] is not None]
+    if occupied:
+        slot = occupied[0]
+        return Verdict.illegal(
+            R.PLACE_FREE,
+            f"slot {slot} already has the {state.slot_cubes[slot - 1]} cube; place on the Table Cards without cubes",
+            "move your two cubes to the pair of slots that is still empty",
+        )
+    if CENTRE_SLOT in slots:  # pragma: no cover - slot 3 is in no placing pair
+        return Verdict.illegal(R.PLACE_FREE, "the 4 already has the centre cube", "take your cube off the 4")
+    return _LEGAL
+
+
+# -- the six actions -----------------------------------------------------------------------------
+
+
+def _check_draw(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, Draw)
+    return _from_draw_pile(state, move.card, R.DRAW)
+
+
+def _from_draw_pile(state: State, card: str, rule: str) -> Verdict:
+    if card in state.draw_pile:
+        return _LEGAL
+    if not state.draw_pile:
+        return Verdict.illegal(
+            (rule, R.WHOLE_ACTION), "the Draw Pile is empty", f"put {card} back where it came from and choose another action"
+        )
+    place = public_place(state, card)
+    if card in state.discard_cards():
+        return Verdict.illegal(
+            (rule, R.RESHUFFLE),
+            f"{card} cannot come from the Draw Pile: {place}, and is shuffled in only when the Draw Pile runs out",
+            f"put {card} back on the Discard Pile and take the top card of the Draw Pile",
+        )
+    return Verdict.illegal(
+        rule,
+        f"{card} cannot come from the Draw Pile: {place}",
+        f"put {card} back where it came from and take the top card of the Draw Pile",
+    )
+
+
+def _check_swap(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, Swap)
+    if move.card not in state.hands[seat]:
+        return Verdict.illegal(
+            R.SWAP, f"{move.card} is not in {move.by}'s hand", f"put {move.card} back and swap a card from your hand"
+        )
+    under = state.table[move.slot - 1]
+    if rank(under) != rank(move.card):
+        return Verdict.illegal(
+            R.SWAP,
+            f"{move.card} can only be swapped with a Table Card of rank {rank(move.card)}; slot {move.slot} holds {under}",
+            f"take {move.card} back into your hand and put {under} back on slot {move.slot}",
+        )
+    return _LEGAL
+
+
+def _pay_cube(state: State, seat: int, cube: str, rule: str, name: str) -> Verdict:
+    if cube in state.control[seat]:
+        return _LEGAL
+    owned = state.control[seat]
+    held = f"{state.names[seat]}'s Control Cubes are {', '.join(sorted(owned))}" if owned else f"{state.names[seat]} has no Control Cubes"
+    return Verdict.illegal(
+        (rule, R.WHOLE_ACTION),
+        f"to {name} you discard one of your Control Cubes, and {cube} is not one: {held}",
+        f"put the {cube} cube back where it was and choose another action",
+    )
+
+
+def _check_take_table(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, TakeTable)
+    paid = _pay_cube(state, seat, move.cube, R.TAKE_TABLE, "Take a Table Card")
+    if not paid.ok:
+        return paid
+    return _from_draw_pile(state, move.replacement, R.TAKE_TABLE)
+
+
+def _check_take_discard(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, TakeDiscard)
+    if state.discard_size == 0:
+        return Verdict.illegal(
+            (R.TAKE_DISCARD, R.WHOLE_ACTION),
+            "the Discard Pile is empty, so there is no discard to take",
+            "put the cube back and choose another action",
+        )
+    paid = _pay_cube(state, seat, move.cube, R.TAKE_DISCARD, "Take a Discard")
+    if not paid.ok:
+        return paid
+    top = state.discard_top
+    if top is not None:
+        if move.card is not None and move.card != top:
+            return Verdict.illegal(
+                (R.TAKE_DISCARD, R.DISCARD_PILE),
+                f"only the top card of the Discard Pile may be taken, and that is {top}, not {move.card}",
+                f"put {move.card} back and take {top}",
+            )
+        return _LEGAL
+    if move.card is None:
+        return Verdict.illegal(
+            R.TAKE_DISCARD,
+            "the Discard Pile was reordered without saying how, so the move must name the card taken",
+            "enter take_discard again with the card you took",
+        )
+    if move.card not in state.discard_unordered:
+        return Verdict.illegal(
+            R.TAKE_DISCARD,
+            f"{move.card} cannot be the top of the Discard Pile: {public_place(state, move.card)}",
+            f"put {move.card} back and take the top card of the Discard Pile",
+        )
+    return _LEGAL
+
+
+def _two_from_hand(state: State, seat: int, cards: tuple[str, str], rule: str) -> Verdict:
+    if cards[0] == cards[1]:
+        return Verdict.illegal((rule, R.WHOLE_ACTION), f"this needs two cards, and {cards[0]} is named twice", "name two different cards")
+    missing = [c for c in cards if c not in state.hands[seat]]
+    if missing:
+        return Verdict.illegal(
+            (rule, R.WHOLE_ACTION),
+            f"{missing[0]} is not in {state.names[seat]}'s hand; both discarded cards come from hand",
+            f"take {missing[0]} back off the Discard Pile",
+        )
+    return _LEGAL
+
+
+def _check_swap_cubes(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, SwapCubes)
+    fix = "take the two cards back into your hand and put the cubes back as they were"
+    held = _two_from_hand(state, seat, move.cards, R.SWAP_CUBES)
+    if not held.ok:
+        return held
+    if move.slots[0] == move.slots[1]:
+        return Verdict.illegal(R.SWAP_CUBES, f"cubes are swapped between two Table Cards, not slot {move.slots[0]} with itself", fix)
+    wanted = Counter(rank(c) for c in move.cards)
+    under = Counter(state.slot_rank(s) for s in move.slots)
+    if wanted != under:
+        cards = " and ".join(move.cards)
+        tables = " and ".join(f"{state.table[s - 1]} (slot {s})" for s in move.slots)
+        return Verdict.illegal(
+            R.SWAP_CUBES, f"the Table Cards must match the ranks of the discards {cards}, but they are {tables}", fix
+        )
+    return _LEGAL
+
+
+def _check_claim_cube(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, ClaimCube)
+    if not state.cube_pile:
+        return Verdict.illegal(
+            (R.CLAIM_CUBE, R.WHOLE_ACTION), "the Cube Pile is empty, so there is no cube to claim", "take the two cards back"
+        )
+    if move.cube not in state.cube_pile:
+        return Verdict.illegal(
+            (R.CLAIM_CUBE, R.WHOLE_ACTION),
+            f"the {move.cube} cube is not in the Cube Pile; it holds {', '.join(sorted(state.cube_pile))}",
+            f"put the {move.cube} cube back and claim one from the Cube Pile",
+        )
+    held = _two_from_hand(state, seat, move.cards, R.CLAIM_CUBE)
+    if not held.ok:
+        return held
+    if rank(move.cards[0]) != rank(move.cards[1]):
+        return Verdict.illegal(
+            R.CLAIM_CUBE,
+            f"a cube is claimed with two cards of the same rank, not {move.cards[0]} and {move.cards[1]}",
+            "take the two cards back into your hand",
+        )
+    return _LEGAL
+
+
+def _check_discard(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, Discard)
+    if not state.must_discard:
+        return Verdict.illegal(
+            R.HAND_LIMIT,
+            "a card is discarded on its own only right after a sixth card is taken into hand",
+            f"take {move.card} back into your hand",
+        )
+    if move.card not in state.hands[seat]:
+        return Verdict.illegal(
+            R.HAND_LIMIT,
+            f"{move.card} is not in {move.by}'s hand; discard one of the six cards you hold",
+            f"put {move.card} back where it came from and discard a card from your hand",
+        )
+    return _LEGAL
+
+
+# -- the Optional Variant ------------------------------------------------------------------------
+
+
+def _once(state: State, seat: int, verb: str) -> Verdict:
+    if not state.options.once_per_game_actions:
+        return Verdict.illegal(
+            R.VARIANT,
+            f"{verb} is an action of the Optional Variant, which this game does not use",
+            "undo that and choose one of the six actions",
+        )
+    if seat in state.used_once:
+        return Verdict.illegal(
+            R.VARIANT, f"{state.names[seat]} has already used the once-per-game action", "undo that and choose one of the six actions"
+        )
+    return _LEGAL
+
+
+def _check_examine(state: State, seat: int, move: Move) -> Verdict:
+    once = _once(state, seat, "examine")
+    if not once.ok:
+        return once
+    if seat != EVIL:
+        return Verdict.illegal(R.EXAMINE, "only the Evil Master may examine the other player's hand", "choose another action")
+    if not state.hands[ADVENTURER]:
+        return Verdict.illegal(
+            (R.EXAMINE, R.WHOLE_ACTION), f"{state.names[ADVENTURER]}'s hand is empty, so it cannot be examined", "choose another action"
+        )
+    return _LEGAL
+
+
+def _check_search(state: State, seat: int, move: Move) -> Verdict:
+    assert isinstance(move, SearchDiscard)
+    once = _once(state, seat, "search_discard")
+    if not once.ok:
+        return once
+    if seat != ADVENTURER:
+        return Verdict.illegal(R.SEARCH, "only the unwitting adventurer may search the Discard Pile", "choose another action")
+    pile = state.discard_cards()
+    if not pile:
+        return Verdict.illegal((R.SEARCH, R.WHOLE_ACTION), "the Discard Pile is empty", "choose another action")
+    if move.card not in pile:
+        return Verdict.illegal(
+            R.SEARCH, f"{move.card} is not in the Discard Pile: {public_place(state, move.card)}", f"put {move.card} back where it came from"
+        )
+    if move.order is not None:
+        rest = pile - {move.card}
+        if len(move.order) != len(rest) or set(move.order) != rest:
+            return Verdict.illegal(
+                R.SEARCH,
+                "the new order must list every other card of the Discard Pile exactly once",
+                "enter the order of the whole remaining Discard Pile, top card first",
+            )
+    return _LEGAL
+
+
+_ACTIONS: dict[type[Move], Callable[[State, int, Move], Verdict]] = {
+    Draw: _check_draw,
+    Swap: _check_swap,
+    TakeTable: _check_take_table,
+    TakeDiscard: _check_take_discard,
+    SwapCubes: _check_swap_cubes,
+    ClaimCube: _check_claim_cube,
+    Discard: _check_discard,
+    Examine: _check_examine,
+    SearchDiscard: _check_search,
+}

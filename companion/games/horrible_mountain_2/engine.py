@@ -1,0 +1,72 @@
+"""Escape From Horrible Mountain 2 as a :class:`Game`: the declaration the session drives."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.game import Game
+from companion.games.horrible_mountain_2 import checks, table, transitions, views
+from companion.games.horrible_mountain_2.moves import MOVE_TYPES
+from companion.games.horrible_mountain_2.options import Options
+from companion.games.horrible_mountain_2.rules import RULES
+from companion.games.horrible_mountain_2.scoring import winner
+from companion.games.horrible_mountain_2.setup import build_state
+from companion.games.horrible_mountain_2.state import ADVENTURER, Phase, State
+
+
+class HorribleMountain2(Game[State]):
+    id = "horrible-mountain-2"
+    title = "Escape From Horrible Mountain 2"
+    min_players = 2
+    max_players = 2
+    move_types = MOVE_TYPES
+    options_type = Options
+    rules = RULES
+
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
+        return build_state(players, options, setup)
+
+    def check(self, state: State, move: Move) -> Verdict:
+        return checks.check(state, move)
+
+    def apply(self, state: State, move: Move) -> State:
+        return transitions.apply(state, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        if state.phase is not Phase.OVER:
+            return None
+        seat, reason = winner(state)
+        if seat is None:
+            return Outcome((), reason, {"winner": None, "reason": reason})
+        name = state.names[seat]
+        return Outcome((name,), reason, {"winner": name, "reason": reason})
+
+    def scoreboard(self, state: State) -> JsonObject:
+        return views.scoreboard(state)
+
+    def view(self, state: State, player: str | None) -> JsonObject:
+        if player is None:
+            return views.referee_view(state)
+        return views.player_view(state, player)
+
+    def prompts(self, state: State) -> tuple[Prompt, ...]:
+        if state.phase is Phase.PLACE:
+            who = state.current
+            role = "unwitting adventurer" if state.turn == ADVENTURER else "Evil Master"
+            pairs = "the 2 and 6 (slots 1 and 5) or the 3 and 5 (slots 2 and 4)"
+            if state.turn != ADVENTURER:
+                pairs = "the two Table Cards still without cubes"
+            return (Prompt(who, "place", f"{who} ({role}): put one cube of each of your colours on {pairs}"),)
+        if state.phase is Phase.PLAY and state.must_discard:
+            who = state.current
+            return (Prompt(who, "discard", f"{who}: you hold six cards; discard one onto the Discard Pile now"),)
+        return ()
+
+    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
+        found = table.interpret(state, observation)
+        if found is table.NOT_MINE:
+            return super().interpret(state, observation)
+        assert not isinstance(found, table.NotMine)
+        return found

@@ -1,0 +1,153 @@
+"""``apply``: the state after a legal move. Small, allocation-light updates with ``evolve``."""
+
+from __future__ import annotations
+
+from companion.core import Move
+from companion.games.horrible_mountain_2.cards import sort_cards
+from companion.games.horrible_mountain_2.moves import (
+    ClaimCube,
+    Discard,
+    Draw,
+    Examine,
+    Place,
+    SearchDiscard,
+    Swap,
+    SwapCubes,
+    TakeDiscard,
+    TakeTable,
+)
+from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, evolve
+
+HAND_LIMIT = 5
+LAST_EXHAUSTION = 3
+"""HM2-GAME-END: the game ends at the end of the turn in which the Draw Pile runs out for the third time."""
+
+
+def _pair(values: tuple[frozenset[str], frozenset[str]], seat: int, new: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    return (new, values[1]) if seat == EVIL else (values[0], new)
+
+
+def _end_turn(state: State) -> State:
+    """After the action (and its discard): HM2-GAME-END, else the other player's turn (HM2-TURN)."""
+    if state.exhausted >= LAST_EXHAUSTION:
+        return evolve(state, phase=Phase.OVER, must_discard=False, turns=state.turns + 1)
+    return evolve(state, turn=1 - state.turn, must_discard=False, turns=state.turns + 1)
+
+
+def _after_taking(state: State) -> State:
+    """HM2-HAND-LIMIT: a sixth card in hand means discard now; otherwise the turn is over."""
+    if len(state.hands[state.turn]) > HAND_LIMIT:
+        return evolve(state, must_discard=True)
+    return _end_turn(state)
+
+
+def _take_from_draw_pile(state: State, card: str) -> State:
+    """Take ``card`` off the Draw Pile; if that empties it, reshuffle the Discard Pile (HM2-RESHUFFLE).
+
+    A sixth-card discard still to come is made after this, so it starts the new Discard Pile.
+    """
+    pile = state.draw_pile - {card}
+    if pile:
+        return evolve(state, draw_pile=pile)
+    return evolve(
+        state,
+        draw_pile=state.discard_cards(),
+        discard=(),
+        discard_unordered=frozenset(),
+        exhausted=state.exhausted + 1,
+    )
+
+
+def _known_if_single(state: State) -> State:
+    """A Discard Pile of one card of unknown order is a known top card."""
+    if not state.discard and len(state.discard_unordered) == 1:
+        return evolve(state, discard=tuple(state.discard_unordered), discard_unordered=frozenset())
+    return state
+
+
+def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
+    """Cards from hand face up onto the Discard Pile, in order (the last on top; HM2-DISCARD-PILE)."""
+    return evolve(
+        state,
+        hands=_pair(state.hands, seat, state.hands[seat].difference(cards)),
+        discard=state.discard + cards,
+    )
+
+
+def apply(state: State, move: Move) -> State:
+    seat = state.turn
+    hand = state.hands[seat]
+    if isinstance(move, Draw):
+        state = _take_from_draw_pile(state, move.card)
+        state = evolve(state, hands=_pair(state.hands, seat, hand | {move.card}))
+        return _after_taking(state)
+    if isinstance(move, Discard):
+        return _end_turn(_discard(state, seat, (move.card,)))
+    if isinstance(move, Swap):
+        # HM2-CUBE-SLOT / HM2-GAP-CUBE: the cube stays on the slot, now on top of the new card.
+        index = move.slot - 1
+        old = state.table[index]
+        table = state.table[:index] + (move.card,) + state.table[index + 1 :]
+        hands = _pair(state.hands, seat, (hand - {move.card}) | {old})
+        return _end_turn(evolve(state, table=table, hands=hands))
+    if isinstance(move, TakeTable):
+        slot = state.slot_of_cube(move.cube)
+        assert slot is not None  # every colour sits on a slot once play begins (HM2-CUBE-SLOT)
+        index = slot - 1
+        taken = state.table[index]
+        state = evolve(
+            state,
+            control=_pair(state.control, seat, state.control[seat] - {move.cube}),
+            cube_pile=state.cube_pile | {move.cube},
+            hands=_pair(state.hands, seat, hand | {taken}),
+            table=state.table[:index] + (move.replacement,) + state.table[index + 1 :],
+        )
+        return _after_taking(_take_from_draw_pile(state, move.replacement))
+    if isinstance(move, TakeDiscard):
+        if state.discard:
+            card = state.discard[-1]
+            state = evolve(state, discard=state.discard[:-1])
+        else:
+            assert move.card is not None  # check() demands the card when the order is unknown
+            card = move.card
+            state = _known_if_single(evolve(state, discard_unordered=state.discard_unordered - {card}))
+        state = evolve(
+            state,
+            control=_pair(state.control, seat, state.control[seat] - {move.cube}),
+            cube_pile=state.cube_pile | {move.cube},
+            hands=_pair(state.hands, seat, hand | {card}),
+        )
+        return _after_taking(state)
+    if isinstance(move, SwapCubes):
+        first, second = move.slots[0] - 1, move.slots[1] - 1
+        cubes = list(state.slot_cubes)
+        cubes[first], cubes[second] = cubes[second], cubes[first]
+        return _end_turn(evolve(_discard(state, seat, move.cards), slot_cubes=tuple(cubes)))
+    if isinstance(move, ClaimCube):
+        state = _discard(state, seat, move.cards)
+        state = evolve(
+            state,
+            cube_pile=state.cube_pile - {move.cube},
+            control=_pair(state.control, seat, state.control[seat] | {move.cube}),
+        )
+        return _end_turn(state)
+    if isinstance(move, Place):
+        cubes = list(state.slot_cubes)
+        for colour, slot in zip(state.colours[seat], move.slots):
+            cubes[slot - 1] = colour
+        if seat == ADVENTURER:
+            return evolve(state, slot_cubes=tuple(cubes), turn=EVIL)
+        # Setup done: the Evil Master goes first (HM2-SETUP-ROLES, HM2-TURN).
+        return evolve(state, slot_cubes=tuple(cubes), turn=EVIL, phase=Phase.PLAY)
+    if isinstance(move, Examine):
+        seen = tuple(sort_cards(state.hands[ADVENTURER]))
+        return _end_turn(evolve(state, used_once=state.used_once | {seat}, examined=seen))
+    if isinstance(move, SearchDiscard):
+        pile = state.discard_cards() - {move.card}
+        if move.order is not None:
+            state = evolve(state, discard=tuple(reversed(move.order)), discard_unordered=frozenset())
+        else:
+            state = _known_if_single(evolve(state, discard=(), discard_unordered=pile))
+        state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}))
+        return _after_taking(state)
+    raise TypeError(f"no apply for {type(move).__name__}")  # pragma: no cover

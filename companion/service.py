@@ -7,7 +7,7 @@ import secrets
 import socket
 import sys
 import threading
-from dataclasses import dataclass
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +24,21 @@ def new_pin() -> str:
     return f"{secrets.randbelow(10**6):06d}"
 
 
-@dataclass
 class WebServer:
-    """Waitress serving the Flask app in a thread: one thread per open scoreboard stream."""
+    """Waitress serving the Flask app: its socket loop in one thread, a worker thread per open stream.
 
-    server: Any
-    thread: threading.Thread
-    app: Any
+    The loop is driven here, one poll at a time, so that shutting down happens on the loop's own
+    thread: closing sockets under a select() running in another thread is a race.
+    """
+
+    POLL_S = 0.2
+
+    def __init__(self, app: Any, server: Any) -> None:
+        self.app = app
+        self.server = server
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="web", daemon=True)
+        self.thread.start()
 
     @property
     def url(self) -> str:
@@ -38,18 +46,33 @@ class WebServer:
         shown = "127.0.0.1" if host in ("0.0.0.0", "") else host
         return f"http://{shown}:{port}/"
 
+    def _run(self) -> None:
+        server = self.server
+        try:
+            while not self._stop.is_set() and server._map:
+                server.asyncore.loop(timeout=self.POLL_S, map=server._map, count=1)
+        finally:
+            for channel in list(server._map.values()):
+                if channel is not server.trigger and channel is not server:
+                    channel.close()
+            server.close()  # the listening socket and the trigger, once
+            server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+
     def close(self) -> None:
-        """End every stream, close every connection, stop the worker threads."""
+        """End every stream, then stop the loop (which closes every connection) and the workers."""
         from web import broadcaster
 
-        broadcaster(self.app).shutdown()
-        self.server.close()
-        for channel in list(self.server._map.values()):
-            channel.close()
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-        self.thread.join(5)
+        if self._stop.is_set():
+            return
+        hub = broadcaster(self.app)
+        hub.shutdown()
+        deadline = time.monotonic() + 2.0
+        while hub.listeners and time.monotonic() < deadline:  # let streams say goodbye
+            time.sleep(0.02)
+        self._stop.set()
+        self.thread.join(10)
         if self.thread.is_alive():
-            log.warning("the web server thread did not stop within 5 s")
+            log.warning("the web server thread did not stop within 10 s")
 
 
 def table_secret(path: Path) -> bytes:
@@ -96,10 +119,8 @@ def start_web(
         channel_timeout=3600,
         ident="table-companion",
     )
-    thread = threading.Thread(target=server.run, name="web", daemon=True)
-    thread.start()
     log.info("serving on %s:%s with %d threads", web.host, web.port, web.threads)
-    return WebServer(server, thread, app)
+    return WebServer(app, server)
 
 
 def print_welcome(url: str, public: str | None, pin: str, players: tuple[str, ...], secret: bytes, game_id: str) -> None:

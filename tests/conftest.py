@@ -11,6 +11,7 @@ import pytest
 from companion.core import Header, Observation, ObservationKind
 from companion.log import GameLog
 from companion.session import Session
+from tests.serving import Served, serve
 from tests.toygame import GAME as TOY
 
 
@@ -47,3 +48,11 @@ def toy_session(log_path: Path) -> Iterator[Session]:
     yield session
     session.stop()
     game_log.close()
+
+
+@pytest.fixture
+def served(toy_session: Session) -> Iterator[Served]:
+    """The toy game's session behind the real web server on a free loopback port (PIN 123456)."""
+    running = serve(toy_session)
+    yield running
+    running.web.close()

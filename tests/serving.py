@@ -1,13 +1,10 @@
-"""A real waitress server on a free loopback port, serving the real Flask app over a real session."""
+"""A real waitress server on a free loopback port serving the real Flask app, and an SSE reader."""
 
 from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-
-import pytest
 
 from companion.config import WebConfig
 from companion.service import WebServer, start_web
@@ -74,9 +71,6 @@ class SSEReader:
         self.conn.close()
 
 
-@pytest.fixture
-def served(toy_session: Session) -> Iterator[Served]:
-    toy_session.start()
-    web = start_web(toy_session, WebConfig(host="127.0.0.1", port=0, threads=8), pin="123456")
-    yield Served(toy_session, web)
-    web.close()
+def serve(session: Session, threads: int = 8) -> Served:
+    session.start()
+    return Served(session, start_web(session, WebConfig(host="127.0.0.1", port=0, threads=threads), pin="123456"))

@@ -56,7 +56,8 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     @app.after_request
     def _security_headers(response: Any) -> Any:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        # "same-origin": our own form posts carry a real Origin (with "no-referrer" Chromium sends "null").
+        response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.client import Browser, player_links
-from tests.web.conftest import Served
+from tests.serving import Served
 
 PIN = "123456"
 

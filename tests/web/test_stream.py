@@ -6,7 +6,7 @@ import json
 
 from companion.core import ObservationKind
 from tests.conftest import move
-from tests.web.conftest import Served, SSEReader
+from tests.serving import Served, SSEReader
 
 
 def test_a_new_stream_starts_with_the_board_and_follows_moves(served: Served) -> None:

@@ -1,0 +1,59 @@
+"""The real pages in headless Chromium: live updates without a reload, the PIN, the log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import move
+from tests.serving import Served
+
+pytestmark = pytest.mark.browser
+
+
+def test_scoreboard_changes_live_without_a_reload(served: Served, page: Any) -> None:
+    page.goto(f"http://127.0.0.1:{served.port}/")
+    page.wait_for_selector("#live.on", timeout=10_000)
+    page.wait_for_selector("text=left", timeout=10_000)
+    page.evaluate("window.__marker = 'same page'")
+    served.session.process(move({"by": "anna", "do": "take", "n": 3}))
+    page.wait_for_function("document.body.dataset.boardSeq === '2'", timeout=10_000)
+    assert "4" in page.inner_text("#board")
+    assert page.evaluate("window.__marker") == "same page"  # no reload happened
+    served.session.process(move({"by": "anna", "do": "take", "n": 1}))
+    page.wait_for_selector("#recent li.illegal", timeout=10_000)
+    assert "TOY-TURN" in page.inner_text("#recent")
+
+
+def test_the_console_refuses_without_the_pin_and_works_with_it(served: Served, page: Any) -> None:
+    base = f"http://127.0.0.1:{served.port}"
+    response = page.goto(base + "/referee")
+    assert response.status == 401
+    page.goto(base + "/referee/login")
+    page.fill("input[name=pin]", "999999")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=wrong PIN")
+    page.fill("input[name=pin]", "123456")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Enter a move")
+    page.select_option("#verb", "take")
+    page.select_option("#by", "anna")
+    page.fill("#fields", '{"n": 2}')
+    page.click("#send")
+    page.wait_for_selector("#answer.legal")
+    assert served.session.board()["scoreboard"]["left"] == 5
+    page.click("#undo")
+    page.wait_for_function("document.getElementById('answer').textContent.includes('Recorded')")
+    assert served.session.board()["scoreboard"]["left"] == 7
+
+
+def test_log_page_lists_verdicts_and_shows_the_rule(served: Served, page: Any) -> None:
+    served.session.process(move({"by": "anna", "do": "take", "n": 9}))
+    page.goto(f"http://127.0.0.1:{served.port}/log")
+    page.wait_for_selector("tr.illegal")
+    page.click("button.rule")
+    page.wait_for_selector("dialog#rule[open]")
+    assert "Take one, two or three." in page.inner_text("#rule-passage")
+    served.session.process(move({"by": "anna", "do": "take", "n": 1}))
+    page.wait_for_selector("tr[data-seq='3']")

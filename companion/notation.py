@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import json
 import math
 import types
 import typing
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TextIO, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, NoReturn, TextIO, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from companion.core import Header, JsonObject, Move
 from companion.errors import NotationError
@@ -58,83 +59,190 @@ def _type_name(tp: Any) -> str:
     )
 
 
+Converter = Callable[[Any, str], Any]
+
+
 def value_from_json(tp: Any, value: Any, where: str) -> Any:
     """Convert one JSON value to the Python type ``tp``; ``where`` names it in the message."""
+    return converter(tp)(value, where)
+
+
+def _refuse(name: str, value: Any, where: str) -> NoReturn:
+    raise NotationError(f"{where} must be {name}, not {json.dumps(value)}")
+
+
+@functools.lru_cache(maxsize=None)
+def converter(tp: Any) -> Converter:
+    """A function reading JSON values of type ``tp``, built once per type (reading is on the hot path)."""
     origin = get_origin(tp)
+    name = _type_name(tp)
     if tp is Any:
-        return value
+        return lambda value, where: value
     if tp is type(None):
-        if value is None:
-            return None
-    elif origin is Literal:
-        for allowed in get_args(tp):
-            if type(allowed) is type(value) and allowed == value:
-                return value
-    elif origin in (Union, types.UnionType):
-        deeper: NotationError | None = None
-        for arg in get_args(tp):
-            try:
-                return value_from_json(arg, value, where)
-            except NotationError as exc:
-                # An arm that matched the shape but failed inside says more than "must be X or Y".
-                if exc.message.startswith((f"{where}[", f"{where}.", f"{where} field", f"{where}: ")):
-                    deeper = deeper or exc
-        if deeper is not None:
-            raise deeper
-    elif origin is tuple:
+
+        def none(value: Any, where: str) -> None:
+            if value is not None:
+                _refuse(name, value, where)
+
+        return none
+    if origin is Literal:
+        allowed = get_args(tp)
+
+        def literal(value: Any, where: str) -> Any:
+            for option in allowed:
+                if type(option) is type(value) and option == value:
+                    return value
+            _refuse(name, value, where)
+
+        return literal
+    if origin in (Union, types.UnionType):
+        arms = [converter(arg) for arg in get_args(tp)]
+
+        def union(value: Any, where: str) -> Any:
+            deeper: NotationError | None = None
+            for arm in arms:
+                try:
+                    return arm(value, where)
+                except NotationError as exc:
+                    # An arm that matched the shape but failed inside says more than "must be X or Y".
+                    if exc.message.startswith((f"{where}[", f"{where}.", f"{where} field", f"{where}: ")):
+                        deeper = deeper or exc
+            if deeper is not None:
+                raise deeper
+            _refuse(name, value, where)
+
+        return union
+    if origin is tuple:
         args = get_args(tp)
-        if isinstance(value, list):
-            if len(args) == 2 and args[1] is Ellipsis:
-                return tuple(value_from_json(args[0], v, f"{where}[{i}]") for i, v in enumerate(value))
-            if len(args) == len(value):
-                return tuple(value_from_json(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, value)))
-            raise NotationError(f"{where} must be a list of {len(args)}, not {len(value)}")
-    elif origin is list:
-        (arg,) = get_args(tp)
-        if isinstance(value, list):
-            return [value_from_json(arg, v, f"{where}[{i}]") for i, v in enumerate(value)]
-    elif origin in (dict, Mapping, typing.Mapping) or tp in (dict, Mapping):
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = converter(args[0])
+
+            def tuple_of(value: Any, where: str) -> Any:
+                if not isinstance(value, list):
+                    _refuse(name, value, where)
+                return tuple([item(v, f"{where}[{i}]") for i, v in enumerate(value)])
+
+            return tuple_of
+        items = [converter(a) for a in args]
+
+        def fixed_tuple(value: Any, where: str) -> Any:
+            if not isinstance(value, list):
+                _refuse(name, value, where)
+            if len(value) != len(items):
+                raise NotationError(f"{where} must be a list of {len(items)}, not {len(value)}")
+            return tuple([c(v, f"{where}[{i}]") for i, (c, v) in enumerate(zip(items, value))])
+
+        return fixed_tuple
+    if origin is list:
+        item = converter(get_args(tp)[0])
+
+        def list_of(value: Any, where: str) -> Any:
+            if not isinstance(value, list):
+                _refuse(name, value, where)
+            return [item(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+        return list_of
+    if origin in (dict, Mapping, typing.Mapping) or tp in (dict, Mapping):
         args = get_args(tp) or (str, Any)
-        if isinstance(value, dict):
-            return {k: value_from_json(args[1], v, f"{where}.{k}") for k, v in value.items()}
-    elif isinstance(tp, type) and issubclass(tp, enum.Enum):
-        try:
-            return tp(value)
-        except ValueError:
-            pass
-    elif isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if isinstance(value, dict):
-            return dataclass_from_json(tp, value, where)
-    elif tp is bool:
-        if isinstance(value, bool):
-            return value
-    elif tp is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif tp is float:
-        if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
-            return float(value)
-    elif tp is str:
-        if isinstance(value, str):
-            return value
-    else:  # pragma: no cover - a move class with a type this reader does not know is a bug
-        raise TypeError(f"notation cannot read values of type {tp!r} ({where})")
-    raise NotationError(f"{where} must be {_type_name(tp)}, not {json.dumps(value)}")
+        entry = converter(args[1])
+
+        def mapping(value: Any, where: str) -> Any:
+            if not isinstance(value, dict):
+                _refuse(name, value, where)
+            return {k: entry(v, f"{where}.{k}") for k, v in value.items()}
+
+        return mapping
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        enum_type = tp
+
+        def enumerated(value: Any, where: str) -> Any:
+            try:
+                return enum_type(value)
+            except (ValueError, TypeError):
+                _refuse(name, value, where)
+
+        return enumerated
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        cls = tp
+
+        def nested(value: Any, where: str) -> Any:
+            if not isinstance(value, dict):
+                _refuse(name, value, where)
+            return dataclass_from_json(cls, value, where)
+
+        return nested
+    if tp is bool:
+
+        def boolean(value: Any, where: str) -> Any:
+            if value is True or value is False:
+                return value
+            _refuse(name, value, where)
+
+        return boolean
+    if tp is int:
+
+        def whole(value: Any, where: str) -> Any:
+            if type(value) is int:
+                return value
+            _refuse(name, value, where)
+
+        return whole
+    if tp is float:
+
+        def number(value: Any, where: str) -> Any:
+            if type(value) in (int, float) and math.isfinite(value):
+                return float(value)
+            _refuse(name, value, where)
+
+        return number
+    if tp is str:
+
+        def text(value: Any, where: str) -> Any:
+            if type(value) is str:
+                return value
+            _refuse(name, value, where)
+
+        return text
+    raise TypeError(f"notation cannot read values of type {tp!r}")  # a move class with a type we do not read
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to read one dataclass: its fields' converters, which are required, which names exist."""
+
+    fields: tuple[tuple[str, Converter, bool], ...]
+    names: frozenset[str]
+
+
+_plans: dict[type, _Plan] = {}
+
+
+def _plan(cls: type) -> _Plan:
+    plan = _plans.get(cls)
+    if plan is None:
+        hints = _hints(cls)
+        entries = []
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+            entries.append((f.name, converter(hints[f.name]), required))
+        plan = _Plan(tuple(entries), frozenset(name for name, _, _ in entries))
+        _plans[cls] = plan
+    return plan
 
 
 def dataclass_from_json(cls: type[T], obj: Mapping[str, Any], where: str, skip: Iterable[str] = ()) -> T:
     """Build dataclass ``cls`` from a JSON object: required fields present, no unknown fields."""
-    hints = _hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
-    skipped = set(skip)
-    unknown = [k for k in obj if k not in fields and k not in skipped]
-    if unknown:
-        raise NotationError(f"{where} has an unknown field {json.dumps(unknown[0])}")
+    plan = _plan(cls)
+    for key in obj:
+        if key not in plan.names and key not in skip:
+            raise NotationError(f"{where} has an unknown field {json.dumps(key)}")
     kwargs: dict[str, Any] = {}
-    for name, f in fields.items():
+    for name, read, required in plan.fields:
         if name in obj:
-            kwargs[name] = value_from_json(hints[name], obj[name], f'{where} field "{name}"')
-        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            kwargs[name] = read(obj[name], f'{where} field "{name}"')
+        elif required:
             raise NotationError(f'{where} is missing the field "{name}"')
     try:
         return cls(**kwargs)

@@ -154,6 +154,11 @@ def option_fields(options_type: type[Any]) -> list[tuple[str, Any, str]]:
     """(name, default, doc) of every option, for ``companion init`` and the setup page."""
     out = []
     for f in dataclasses.fields(options_type):
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        if f.default is not dataclasses.MISSING:
+            default: Any = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        else:
+            default = None
         out.append((f.name, default, str(f.metadata.get("doc", ""))))
     return out

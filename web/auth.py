@@ -77,7 +77,7 @@ def csrf_token() -> str:
 
 
 def is_referee() -> bool:
-    return session.get("referee") == current_app.config["PIN_EPOCH"]
+    return bool(session.get("referee") == current_app.config["PIN_EPOCH"])
 
 
 def _same_origin() -> bool:

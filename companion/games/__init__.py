@@ -25,9 +25,9 @@ _loaded: dict[str, Game[Any]] = {}
 
 def get_game(game_id: str) -> Game[Any]:
     """The game with this id, or :class:`UnknownGameError` naming the ids there are."""
-    game = _loaded.get(game_id)
-    if game is not None:
-        return game
+    cached = _loaded.get(game_id)
+    if cached is not None:
+        return cached
     module_name = GAME_MODULES.get(game_id)
     if module_name is None:
         raise UnknownGameError(f'unknown game "{game_id}" (known: {", ".join(sorted(GAME_MODULES))})')
@@ -37,7 +37,7 @@ def get_game(game_id: str) -> Game[Any]:
         if exc.name != module_name:
             raise
         raise UnknownGameError(f'the game "{game_id}" is not installed ({module_name} is missing)') from exc
-    game = module.GAME
+    game: Game[Any] = module.GAME
     if game.id != game_id:
         raise RuntimeError(f"{module_name}.GAME has id {game.id!r}, registered as {game_id!r}")
     _loaded[game_id] = game

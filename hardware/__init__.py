@@ -1,1 +1,1 @@
-"""hardware package."""
+"""The table's hardware: nfcpy readers, the reader-array serial bridge, health, and simulators."""

@@ -1,0 +1,132 @@
+"""Helpers every Escape Master move check shares: who holds a card, where a card is, verdict text."""
+
+from __future__ import annotations
+
+import logging
+
+from companion.core import Move, Verdict
+from companion.games.escape_master import rules as R
+from companion.games.escape_master.state import Phase, State
+
+logger = logging.getLogger(__name__)
+
+
+def secs(t: float | None) -> str:
+    """A table time to the millisecond, as the log shows it."""
+    return "an unknown time" if t is None else f"{t:.3f} s"
+
+
+def where_is(state: State, card: str) -> str:
+    """Where the table has ``card`` now, in words ("it is on pile 2")."""
+    rnd = state.rnd
+    if rnd.holder(card) is not None:
+        return "it is in a player's hand"  # never say whose: hands are hidden
+    if card in rnd.draw_pile:
+        return "it is still in the draw pile"
+    for pile in rnd.piles:
+        if pile.pending is not None and pile.pending.card == card:
+            return f"it is {state.name(pile.pending.by)}'s half combination on pile {pile.number}"
+        if card in pile.cards:
+            closed = "" if pile.open else ", closed by the Dead End"
+            return f"it is on pile {pile.number}{closed}"
+    for i, history in enumerate(rnd.histories):
+        if card in history:
+            return f"it is in {state.name(i)}'s history pile"
+    for i, action in enumerate(rnd.actions):
+        if card in action:
+            return f"it is on {state.name(i)}'s action pile"
+    if card in state.doom_pile:
+        return "it is on the Doom pile, out of the game"
+    return "it is not in play this round"
+
+
+def seat_of(state: State, name: str | None) -> int | None:
+    return None if name is None else state.table.seat.get(name)
+
+
+def need_player(state: State, move: Move, what: str) -> tuple[int, Verdict | None]:
+    """The seat of ``move.by``, which this move must name."""
+    if move.by is None:
+        return -1, Verdict.illegal(R.WHO, f"{what} needs a player: say who (\"by\")", "enter the move again with the player")
+    seat = state.table.seat.get(move.by)
+    if seat is None:
+        return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
+    return seat, None
+
+
+def attribute(state: State, move: Move, cards: tuple[str, ...], hidden: bool = False) -> tuple[int, Verdict | None]:
+    """The seat whose registered hand holds all of ``cards`` (EM-HAND, EM-OWNER, EM-CARD otherwise).
+
+    ``hidden``: the cards are face down (a discard), so the verdict names no card and no other hand.
+    """
+    table = state.table
+    rnd = state.rnd
+    if len(cards) == 1 and move.by is not None:  # the common case, kept quick
+        seat = table.seat.get(move.by)
+        if seat is not None and cards[0] in rnd.hands[seat]:
+            return seat, None
+    for card in cards:
+        if card not in table.cards:
+            return -1, Verdict.illegal(R.CARD, f"{card} is not a card of this deck", "check the card's tag and enrolment")
+    holders = [rnd.holder(card) for card in cards]
+    for card, holder in zip(cards, holders):
+        if holder is None:
+            if hidden:
+                by = move.by or "the player"
+                return -1, Verdict.illegal(R.HAND, f"a card {by} named is in nobody's hand", "put it back where it came from")
+            return -1, Verdict.illegal(
+                R.HAND, f"{card} is in nobody's hand: {where_is(state, card)}", f"put the {card} back where it came from"
+            )
+    who = holders[0]
+    assert who is not None
+    if any(h != who for h in holders):
+        names = " and ".join(state.name(h) for h in holders if h is not None)
+        return -1, Verdict.illegal(
+            R.OWNER, f"the cards come from different hands ({names}); a player plays only from their own hand",
+            "take the cards back into their hands",
+        )
+    if move.by is not None:
+        seat = table.seat.get(move.by)
+        if seat is None:
+            return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
+        if seat != who:
+            what = "that card" if hidden else cards[0]
+            return -1, Verdict.illegal(
+                R.OWNER,
+                f"{what} is registered in {state.name(who)}'s hand, not {move.by}'s; only your own cards can be played",
+                f"give the {what} back to {state.name(who)}",
+            )
+    return who, None
+
+
+def not_now(state: State, what: str) -> Verdict | None:
+    """A move made during play needs the round to be under way (EM-START, EM-STOPPED)."""
+    phase = state.phase
+    if phase is Phase.PLAYING:
+        return None
+    if phase in (Phase.DEALING, Phase.WAITING):
+        return Verdict.illegal(
+            R.START, f"round {state.round_no} has not started: wait for the dealer's \"Start!\" before {what}",
+            "undo it and wait for Start!",
+        )
+    return Verdict.illegal(
+        R.STOPPED, f"round {state.round_no} is over; everyone stops at once, so no more {what}", "undo it"
+    )
+
+
+def busy(state: State, who: int, what: str) -> Verdict | None:
+    """Things that hold a player up before they may play on: a Draw! call, Draw +3 cards still owed."""
+    rnd = state.rnd
+    if rnd.call is not None:
+        left = ", ".join(state.name(i) for i in rnd.call.pending)
+        return Verdict.illegal(
+            R.CALL_DRAW, f"everyone finishes drawing for the Draw! call before play goes on ({left} still to draw)",
+            f"undo the {what} and draw first",
+        )
+    owed = rnd.owes(who)
+    if owed:
+        return Verdict.illegal(
+            R.TRAP_DRAW, f"{state.name(who)} must first draw the cards of the Draw +3 trap ({owed} to go)",
+            f"undo the {what}, draw {owed}, then play on",
+        )
+    return None

@@ -1,0 +1,91 @@
+"""The Escape Master game: setup, check, apply and outcome, dispatched by verb to the modules that
+referee each part of the rules."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.errors import IllegalMoveError
+from companion.game import Game
+from companion.games.escape_master import drawing, leaders, plays, rounds, specials, table, views
+from companion.games.escape_master import moves as M
+from companion.games.escape_master.options import EscapeMasterOptions
+from companion.games.escape_master.rules import RULES
+from companion.games.escape_master.setup import build_state
+from companion.games.escape_master.state import State
+
+logger = logging.getLogger(__name__)
+
+Check = Callable[[State, Any], Verdict]
+Apply = Callable[[State, Any], State]
+
+HANDLERS: Mapping[type[Move], tuple[Check, Apply]] = {
+    M.Play: (plays.check_play, plays.apply_play),
+    M.Half: (plays.check_half, plays.apply_half),
+    M.Withdraw: (plays.check_withdraw, plays.apply_withdraw),
+    M.Draw: (drawing.check_draw, drawing.apply_draw),
+    M.CallDraw: (drawing.check_call_draw, drawing.apply_call_draw),
+    M.Trap: (specials.check_trap, specials.apply_trap),
+    M.Escape: (specials.check_escape, specials.apply_escape),
+    M.DiscardSpecial: (specials.check_discard_special, specials.apply_discard_special),
+    M.Discard: (specials.check_discard, specials.apply_discard),
+    M.Defuse: (specials.check_defuse, specials.apply_defuse),
+    M.Deal: (rounds.check_deal, rounds.apply_deal),
+    M.Dealt: (rounds.check_dealt, rounds.apply_dealt),
+    M.Start: (rounds.check_start, rounds.apply_start),
+    M.Out: (rounds.check_out, rounds.apply_out),
+    M.EndRound: (rounds.check_end_round, rounds.apply_end_round),
+    M.GiveFault: (leaders.check_give_fault, leaders.apply_give_fault),
+    M.Beast: (leaders.check_beast, leaders.apply_beast),
+    M.Story: (leaders.check_story, leaders.apply_story),
+    M.Leader: (leaders.check_leader, leaders.apply_leader),
+    M.SwapDraw: (leaders.check_swap_draw, leaders.apply_swap_draw),
+    M.PassCard: (leaders.check_pass_card, leaders.apply_pass_card),
+}
+
+
+class EscapeMaster(Game[State]):
+    id = "escape-master"
+    title = "Escape Master"
+    min_players = 2
+    max_players = 8
+    move_types = M.MOVE_TYPES
+    options_type = EscapeMasterOptions
+    rules = RULES
+
+    def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
+        return build_state(players, options, setup)
+
+    def check(self, state: State, move: Move) -> Verdict:
+        handler = HANDLERS.get(type(move))
+        if handler is None:
+            raise TypeError(f"{type(move).__name__} is not an Escape Master move")
+        return handler[0](state, move)
+
+    def apply(self, state: State, move: Move) -> State:
+        handler = HANDLERS.get(type(move))
+        if handler is None:
+            raise IllegalMoveError(f"{type(move).__name__} is not an Escape Master move")
+        return handler[1](state, move)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return state.result
+
+    def scoreboard(self, state: State) -> JsonObject:
+        return views.scoreboard(state)
+
+    def view(self, state: State, player: str | None) -> JsonObject:
+        return views.view(state, player)
+
+    def prompts(self, state: State) -> tuple[Prompt, ...]:
+        return views.prompts(state)
+
+    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
+        found = table.interpret(state, observation)
+        if found is table.NOT_MINE:
+            return super().interpret(state, observation)
+        assert not isinstance(found, table.NotMine)
+        return found

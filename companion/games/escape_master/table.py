@@ -1,0 +1,187 @@
+"""From the readers to moves (DESIGN.md "What the sensors see": one reader per central pile, each
+player's hand pad, action pad and history pad).
+
+- a card arriving at pile N (``index`` N; the pile-new area has no index) is a play, attributed to the
+  hand that holds it; when it does not fit alone it may complete a combination (the half lying on the
+  pile, or the same player's single card there moments before: a face-card pair) or be the first half
+  of one (``half``). Anything else is still returned as a play, so the verdict explains the mistake.
+- a card arriving at a hand pad is a dealt card between rounds and before Start!, a card passed by a
+  Story card before Start!, a draw during play, or a half combination taken back; a card the hand
+  already holds (a second tap) needs no move.
+- a trap arriving at an action pad is a trap on that player; an Escape there resolves that player's trap.
+- on a history pad: an Escape (on the player's own trap), a special card discarded at will, or a card
+  discarded with a discard; cards already there (a resolved trap moved over) need no move.
+- a card leaving a pile is nothing, unless it is a half combination being taken back.
+- a tag no one enrolled, or a zone Escape Master has no use for, is Unexplained, naming the zone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Literal
+
+from companion.core import Move, Observation, ObservationKind, Unexplained
+from companion.games.escape_master import plays
+from companion.games.escape_master.cards import ESCAPE_KINDS, TRAP_KINDS, Kind, card_problem
+from companion.games.escape_master.moves import (
+    Dealt,
+    Discard,
+    DiscardSpecial,
+    Draw,
+    Escape,
+    Half,
+    PassCard,
+    Play,
+    Trap,
+    Withdraw,
+)
+from companion.games.escape_master.state import Phase, State
+
+logger = logging.getLogger(__name__)
+
+
+class NotMine:
+    """Marker: the observation is not a reader's (a notation move): the base class reads it."""
+
+
+NOT_MINE = NotMine()
+
+
+def interpret(state: State, obs: Observation) -> Move | Unexplained | None | NotMine:
+    if obs.kind is ObservationKind.VISION:
+        return None  # the camera is optional for Escape Master; identity comes from the readers
+    if obs.kind is not ObservationKind.TAG:
+        return NOT_MINE
+    p = obs.payload
+    zone = str(p.get("zone", "?"))
+    kind = p.get("zone_kind")
+    event = p.get("event")
+    card = p.get("card")
+    t = obs.table_time
+    if event == "depart":
+        return _depart(state, card, kind, t)
+    if event != "arrive":
+        return Unexplained(zone, f"the reader at {zone} sent an unknown event {event!r}", "check the reader")
+    if card is None:
+        uid = p.get("uid", "?")
+        return Unexplained(zone, f"a tag no one enrolled (uid {uid}) arrived at {zone}",
+                           "enrol the card (companion enroll) and put it down again")
+    if card_problem(card) is not None or card not in state.table.cards:
+        return Unexplained(zone, f"the tag at {zone} is enrolled as {card!r}, which is not a card of this deck",
+                           "take it off the table and check its enrolment")
+    player = p.get("player")
+    if kind == "pile":
+        index = p.get("index")
+        return _pile(state, card, index if isinstance(index, int) else None, t)
+    if kind == "draw_pile":
+        return None
+    if kind in ("hand_pad", "action_pad", "history_pad"):
+        if not isinstance(player, str) or player not in state.table.seat:
+            return Unexplained(zone, f"{zone} belongs to no player of this game", "fix the zone's player in the table config")
+        if kind == "hand_pad":
+            return _hand(state, card, player, t)
+        if kind == "action_pad":
+            return _action(state, card, player, t, zone)
+        return _history(state, card, player, t, zone)
+    return Unexplained(zone, f"a card arrived at {zone}, a zone Escape Master does not use", "take the card back")
+
+
+def _holder_name(state: State, card: str) -> str | None:
+    seat = state.rnd.holder(card)
+    return None if seat is None else state.name(seat)
+
+
+def _depart(state: State, card: object, kind: object, t: float) -> Move | None:
+    if kind != "pile" or not isinstance(card, str):
+        return None
+    for pile in state.rnd.piles:
+        if pile.pending is not None and pile.pending.card == card:
+            return Withdraw(card=card, by=state.name(pile.pending.by), t=t)
+    return None
+
+
+def _pile(state: State, card: str, index: int | None, t: float) -> Move | None:
+    rnd = state.rnd
+    holder = rnd.holder(card)
+    target: int | Literal["new"] = "new" if index is None else index
+    if holder is None:
+        for pile in rnd.piles:
+            if pile.number == index and (card in pile.cards or (pile.pending and pile.pending.card == card)):
+                return None  # the reader saw a card already on this pile again
+        return Play(card=card, pile=target, t=t)  # the verdict says where that card really is
+    by = state.name(holder)
+    single = Play(card=card, pile=target, by=by, t=t)
+    if index is None or state.phase is not Phase.PLAYING:
+        return single
+    k = rnd.open_pile(index)
+    if k is None:
+        return single
+    pile = rnd.piles[k]
+    if pile.pending is not None and pile.pending.by == holder:
+        pair = Play(cards=(pile.pending.card, card), pile=index, by=by, t=t)
+        if plays.check_play(state, pair).ok or not plays.check_play(state, single).ok:
+            return pair
+        return single
+    if plays.check_play(state, single).ok:
+        return single
+    last = pile.last
+    if last is not None and last.by == holder and len(last.cards) == 1:
+        combo = Play(cards=(last.cards[0], card), pile=index, by=by, t=t)
+        if plays.check_play(state, combo).ok:
+            return combo
+    if state.table.cards[card].kind is Kind.NUMBER:
+        half = Half(card=card, pile=index, by=by, t=t)
+        if plays.check_half(state, half).ok:
+            return half
+    return single
+
+
+def _hand(state: State, card: str, player: str, t: float) -> Move | None:
+    rnd = state.rnd
+    seat = state.table.seat[player]
+    holder = rnd.holder(card)
+    if holder == seat:
+        return None  # tapped again
+    for pile in rnd.piles:
+        if pile.pending is not None and pile.pending.card == card and pile.pending.by == seat:
+            return Withdraw(card=card, by=player, t=t)
+    phase = state.phase
+    if phase in (Phase.ROUND_OVER, Phase.DEALING, Phase.WAITING):
+        if holder is not None and phase is not Phase.ROUND_OVER:
+            return PassCard(cards=(card,), to=player, by=state.name(holder), t=t)
+        return Dealt(card=card, by=player, t=t)
+    return Draw(card=card, by=player, t=t)
+
+
+def _action(state: State, card: str, player: str, t: float, zone: str) -> Move | Unexplained | None:
+    kind = state.table.cards[card].kind
+    seat = state.table.seat[player]
+    if card in state.rnd.actions[seat]:
+        return None
+    by = _holder_name(state, card)
+    if kind in TRAP_KINDS:
+        return Trap(card=card, target=player, by=by, t=t)
+    if kind in ESCAPE_KINDS:
+        rnd = state.rnd
+        trap = rnd.lock[seat] or (rnd.draw_trap[seat] if rnd.owes(seat) else None)
+        return Escape(card=card, trap=trap, by=by, t=t)
+    if by is None:
+        return Unexplained(zone, f"{card} arrived on {player}'s action pile, and it is in nobody's hand",
+                           "put the card back where it came from")
+    return Trap(card=card, target=player, by=by, t=t)  # the verdict explains that only traps go there
+
+
+def _history(state: State, card: str, player: str, t: float, zone: str) -> Move | Unexplained | None:
+    rnd = state.rnd
+    seat = state.table.seat[player]
+    if card in rnd.histories[seat]:
+        return None
+    kind = state.table.cards[card].kind
+    if rnd.holder(card) is None and any(card in a for a in rnd.actions):
+        return Unexplained(zone, f"{card} moved from an action pile to {player}'s history pile, but no Escape resolved it",
+                           "put the trap back on the action pile")
+    if kind in ESCAPE_KINDS:
+        return Escape(card=card, by=player, t=t)
+    if kind in TRAP_KINDS or kind is Kind.DEAD_END:
+        return DiscardSpecial(cards=(card,), by=player, t=t)
+    return Discard(card=card, by=player, t=t)

@@ -1,0 +1,219 @@
+"""What is where on the table, as the readers see it, and the TAG observations that follow.
+
+The table model knows the zones (from the lead's config loader, as :class:`~companion.core.Zone`
+objects) and which reader watches each. Readers hand it :class:`ReaderEvent` values from their own
+threads; it debounces flicker, looks the tag up in the registry, and delivers one TAG
+:class:`~companion.core.Observation` per real arrival or departure to the sink (the session). It
+does not interpret: which move a tag on a pile means is the game's ``interpret()``.
+
+A tag no one enrolled still reaches the sink (``card`` None; the game turns it into an
+Unexplained alert) and also raises an alert here naming the zone, counted per reader.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.table.debounce import Debouncer
+from companion.table.events import ReaderEvent
+
+log = logging.getLogger(__name__)
+
+DEFAULT_DEBOUNCE_S = 0.25
+"""How long a departure waits for the same tag to come back before it counts (a setting)."""
+
+
+class CardLookup(Protocol):
+    """What the model needs of the tag registry."""
+
+    def card_for(self, uid: str) -> str | None: ...
+
+
+class HealthCounter(Protocol):
+    """What the model needs of the health board (:class:`hardware.health.HealthBoard` is one)."""
+
+    def count(self, reader_id: str, counter: str, n: int = 1) -> None: ...
+
+
+ObservationSink = Callable[[Observation], object]
+AlertSink = Callable[[Unexplained], object]
+
+
+class TableModel:
+    """Reader events in, TAG observations out; thread-safe (readers call from their threads).
+
+    The sink is called under the model's lock, so observations reach it in the order the model
+    decided them, whichever reader thread they came from. Keep the sink quick (Session.submit
+    queues). Call :meth:`stop` at shutdown: it releases held departures and joins the timer.
+    """
+
+    def __init__(
+        self,
+        zones: Iterable[Zone],
+        registry: CardLookup,
+        sink: ObservationSink,
+        *,
+        on_alert: AlertSink | None = None,
+        health: HealthCounter | None = None,
+        debounce_s: float = DEFAULT_DEBOUNCE_S,
+        game: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._by_reader: dict[str, Zone] = {}
+        self._by_name: dict[str, Zone] = {}
+        for zone in zones:
+            self._by_name[zone.name] = zone
+            if zone.reader is not None:
+                if zone.reader in self._by_reader:
+                    raise ValueError(f'reader "{zone.reader}" watches both "{self._by_reader[zone.reader].name}" and "{zone.name}"')
+                self._by_reader[zone.reader] = zone
+        self._registry = registry
+        self._sink = sink
+        self._on_alert = on_alert
+        self._health = health
+        self._game = game if game is not None else getattr(registry, "game", None)
+        self._clock = clock
+        self._debouncer = Debouncer(debounce_s)
+        self._lock = threading.RLock()
+        self._wake = threading.Condition(self._lock)
+        self._timer: threading.Thread | None = None
+        self._stopped = False
+        self._present: dict[str, dict[str, None]] = {}
+        self._unzoned_warned: set[str] = set()
+        self.delivered = 0
+        self.unknown_tags = 0
+
+    # -- readers call these -------------------------------------------------------------------
+
+    def reader_event(self, event: ReaderEvent) -> None:
+        """A reader saw a tag arrive or depart. Safe to call from any thread."""
+        with self._lock:
+            for ready in self._debouncer.feed(event, self._clock()):
+                self._deliver(ready)
+            if len(self._debouncer) and not self._stopped:
+                self._ensure_timer()
+                self._wake.notify()
+
+    def set_registry(self, registry: CardLookup) -> None:
+        """Swap the registry (a new game, or cards enrolled elsewhere)."""
+        with self._lock:
+            self._registry = registry
+            self._game = getattr(registry, "game", self._game)
+
+    # -- what is where ----------------------------------------------------------------------
+
+    def zone_for(self, reader: str) -> Zone | None:
+        return self._by_reader.get(reader)
+
+    def present(self, zone_name: str) -> tuple[str, ...]:
+        """UIDs of the tags now in ``zone_name``, oldest first (as its reader sees them)."""
+        zone = self._by_name.get(zone_name)
+        if zone is None:
+            raise KeyError(f'no zone "{zone_name}"')
+        with self._lock:
+            return tuple(self._present.get(zone.reader or "", {}))
+
+    def snapshot(self) -> dict[str, list[dict[str, str | None]]]:
+        """Every reader-watched zone -> the tags in it, with their cards (None if not enrolled)."""
+        with self._lock:
+            return {
+                zone.name: [{"uid": uid, "card": self._registry.card_for(uid)} for uid in self._present.get(reader, {})]
+                for reader, zone in self._by_reader.items()
+            }
+
+    @property
+    def suppressed_flickers(self) -> int:
+        return self._debouncer.suppressed
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Release held departures now and stop the debounce timer."""
+        with self._lock:
+            self._stopped = True
+            for ready in self._debouncer.flush():
+                self._deliver(ready)
+            self._wake.notify_all()
+            timer, self._timer = self._timer, None
+        if timer is not None:
+            timer.join(timeout)
+            if timer.is_alive():
+                log.error("the debounce timer did not stop within %.1f s", timeout)
+
+    def __enter__(self) -> "TableModel":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- inside -----------------------------------------------------------------------------
+
+    def _ensure_timer(self) -> None:
+        if self._timer is None:
+            self._timer = threading.Thread(target=self._run_timer, name="table-debounce", daemon=True)
+            self._timer.start()
+
+    def _run_timer(self) -> None:
+        with self._lock:
+            while not self._stopped:
+                due = self._debouncer.next_due()
+                wait = 1.0 if due is None else due - self._clock()
+                if wait > 0:
+                    self._wake.wait(min(wait, 1.0))
+                    continue
+                for ready in self._debouncer.expire(self._clock()):
+                    self._deliver(ready)
+
+    def _deliver(self, event: ReaderEvent) -> None:
+        zone = self._by_reader.get(event.reader)
+        if zone is None:
+            self._count(event.reader, "unzoned")
+            if event.reader not in self._unzoned_warned:
+                self._unzoned_warned.add(event.reader)
+                log.warning("reader %s watches no zone in the table config; its tags are ignored", event.reader)
+            return
+        present = self._present.setdefault(event.reader, {})
+        if event.event == "arrive":
+            if event.uid in present:
+                log.debug("%s: tag %s reported again while present", zone.name, event.uid)
+                return
+            present[event.uid] = None
+        else:
+            present.pop(event.uid, None)
+        card = self._registry.card_for(event.uid)
+        if card is None and event.event == "arrive":
+            self._unknown(zone, event)
+        payload = zone.payload()
+        payload.update(event=event.event, uid=event.uid, card=card)
+        observation = Observation(event.source, event.table_time, ObservationKind.TAG, payload)
+        self.delivered += 1
+        try:
+            self._sink(observation)
+        except Exception:  # the sink's failure must not stop the readers; it is logged with its trace
+            log.exception("the observation sink failed on %s", observation)
+            self._count(event.reader, "sink_errors")
+
+    def _unknown(self, zone: Zone, event: ReaderEvent) -> None:
+        self.unknown_tags += 1
+        self._count(event.reader, "unknown_tags")
+        game = f" --game {self._game}" if self._game else ""
+        alert = Unexplained(
+            zone=zone.name,
+            what=f"a tag no one enrolled (uid {event.uid}) arrived at {zone.name}",
+            fix=f"take the card off {zone.name}, or enrol its tag: companion enroll{game} --zone {zone.name}",
+        )
+        log.warning("%s", alert.what)
+        if self._on_alert is not None:
+            try:
+                self._on_alert(alert)
+            except Exception:  # as for the sink: report, keep reading
+                log.exception("the alert sink failed on %s", alert)
+
+    def _count(self, reader: str, counter: str) -> None:
+        if self._health is not None:
+            self._health.count(reader, counter)

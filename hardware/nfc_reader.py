@@ -1,0 +1,208 @@
+"""Direct NFC readers through nfcpy: one thread per reader, tag arrivals and departures as events.
+
+A reader is named by its nfcpy path (``usb:072f:2200`` for an ACR122U, ``usb:04cc:2533`` for a
+PN533, ``tty:AMA0:pn532`` for a PN532 on the Pi's UART, ``udp:host:port`` for the emulator) and
+that path is its reader id. Each reader runs in its own thread: sense, activate, watch the tag
+with nfcpy's presence check until it leaves, and say so. A reader that cannot be opened or
+vanishes (unplugged: nfcpy raises ``IOError``) is reported ``reconnecting`` and retried with
+backoff, then ``down`` if it stays away; the other readers never wait for it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import nfc
+import nfc.clf
+import nfc.tag
+
+from companion.errors import HardwareError
+from companion.table.events import ReaderEvent, TagEventKind
+from hardware.health import Backoff, HealthBoard, Status
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TARGETS = ("106A", "106B", "212F")
+"""NFC-A (NTAG, MIFARE), NFC-B and FeliCa: what a PN53x or ACR122U can sense."""
+UDP_TARGETS = ("106A",)
+"""The udp emulator answers as a Type 2 tag; sensing B and F there only waits out timeouts."""
+
+EventSink = Callable[[ReaderEvent], object]
+FrontendOpener = Callable[[str], Any]
+
+
+def open_frontend(path: str) -> Any:
+    """An opened ``nfc.ContactlessFrontend``; :class:`HardwareError` if no device answers on ``path``."""
+    clf = nfc.ContactlessFrontend()
+    if not clf.open(path):
+        raise HardwareError(f"no NFC reader found on {path}")
+    return clf
+
+
+def targets_for(path: str) -> tuple[str, ...]:
+    return UDP_TARGETS if path.startswith("udp") else DEFAULT_TARGETS
+
+
+class NfcReader:
+    """One nfcpy reader in its own thread. ``start()``, ``stop()``; events to ``on_event``."""
+
+    def __init__(
+        self,
+        path: str,
+        on_event: EventSink,
+        health: HealthBoard,
+        *,
+        clock: Callable[[], float] = time.time,
+        targets: Sequence[str] | None = None,
+        presence_interval_s: float = 0.1,
+        idle_interval_s: float = 0.05,
+        down_after_s: float = 30.0,
+        backoff: Backoff | None = None,
+        opener: FrontendOpener = open_frontend,
+    ) -> None:
+        self.path = path
+        self.reader_id = path
+        self._on_event = on_event
+        self._health = health
+        self._clock = clock
+        self._targets = tuple(targets) if targets is not None else targets_for(path)
+        self._presence_interval_s = presence_interval_s
+        self._idle_interval_s = idle_interval_s
+        self._down_after_s = down_after_s
+        self._backoff = backoff or Backoff(0.2, 5.0)
+        self._opener = opener
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._held: str | None = None  # the tag on the reader as last reported
+        health.set_status(self.reader_id, Status.RECONNECTING, "not opened yet")
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError(f"the reader {self.path} is already running")
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=f"nfc-reader:{self.path}", daemon=True)
+        self._thread.start()
+
+    def request_stop(self) -> None:
+        """Ask the thread to stop; it finishes the nfcpy call it is in (at most about a second)."""
+        self._stop.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the thread to stop and wait for it."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout)
+            if thread.is_alive():
+                log.error("the reader %s did not stop within %.1f s", self.path, timeout)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    # -- the loop ---------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                clf = self._opener(self.path)
+            except (OSError, HardwareError) as exc:
+                self._failed(f"cannot open: {exc}")
+                continue
+            self._backoff.succeeded()
+            self._health.set_status(self.reader_id, Status.OK, str(getattr(clf, "device", "") or ""))
+            try:
+                self._watch(clf)
+            except OSError as exc:  # nfcpy reports a vanished device as IOError (ENODEV, EIO)
+                self._health.count(self.reader_id, "reconnects")
+                self._failed(f"lost: {exc}")
+            finally:
+                try:
+                    clf.close()
+                except OSError as exc:
+                    log.debug("%s: closing: %s", self.path, exc)
+        self._health.set_status(self.reader_id, Status.DOWN, "stopped")
+
+    def _failed(self, detail: str) -> None:
+        now = time.monotonic()
+        wait = self._backoff.failed(now)
+        status = Status.DOWN if self._backoff.failing_for(now) >= self._down_after_s else Status.RECONNECTING
+        self._health.set_status(self.reader_id, status, detail)
+        log.warning("%s: %s; retrying in %.1f s", self.path, detail, wait)
+        self._stop.wait(wait)
+
+    def _watch(self, clf: Any) -> None:
+        """Sense, activate, follow one tag until it leaves; repeat until stopped or the device fails."""
+        targets = [nfc.clf.RemoteTarget(brty) for brty in self._targets]
+        while not self._stop.is_set():
+            self._health.flush()
+            try:
+                target = clf.sense(*targets, iterations=1)
+            except nfc.clf.CommunicationError as exc:
+                log.debug("%s: sense: %s", self.path, exc)
+                target = None
+            if target is None:
+                if self._held is not None:  # it left while we were not looking (or the reader was away)
+                    self._emit(self._held, "depart")
+                self._stop.wait(self._idle_interval_s)
+                continue
+            tag = nfc.tag.activate(clf, target)
+            if tag is None:
+                continue
+            uid = bytes(tag.identifier).hex()
+            if uid != self._held:
+                if self._held is not None:
+                    self._emit(self._held, "depart")
+                self._emit(uid, "arrive")
+            while not self._stop.is_set() and self._present(tag):
+                self._health.flush()
+                self._stop.wait(self._presence_interval_s)
+            if self._stop.is_set():
+                return  # the tag is still there; a restart will find it again
+            self._emit(uid, "depart")
+
+    def _present(self, tag: Any) -> bool:
+        try:
+            return bool(tag.is_present)
+        except (nfc.clf.CommunicationError, nfc.tag.TagCommandError) as exc:
+            log.debug("%s: presence check: %s", self.path, exc)
+            return False
+
+    def _emit(self, uid: str, event: TagEventKind) -> None:
+        self._held = uid if event == "arrive" else None
+        reader_event = ReaderEvent(self.reader_id, uid, event, self._clock())
+        self._health.count(self.reader_id, "events")
+        try:
+            self._on_event(reader_event)
+        except Exception:  # the table's failure must not stop the reader; logged with its trace
+            log.exception("handling %s failed", reader_event)
+
+
+class NfcReaderService:
+    """Every direct reader of the table, a thread each."""
+
+    def __init__(self, paths: Iterable[str], on_event: EventSink, health: HealthBoard, **options: Any) -> None:
+        self.readers = [NfcReader(path, on_event, health, **options) for path in dict.fromkeys(paths)]
+
+    def start(self) -> None:
+        for reader in self.readers:
+            reader.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        for reader in self.readers:
+            reader.request_stop()  # all at once, so they stop in parallel
+        for reader in self.readers:
+            reader.stop(timeout)
+
+    def __enter__(self) -> "NfcReaderService":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,211 @@
+"""The reader array's serial protocol (firmware/PROTOCOL.md): frames, checksum, sequence numbers.
+
+One frame per line, ASCII::
+
+    $<seq>,<ms>,<type>[,<field>...]*<CRC>\\n
+
+``seq`` counts frames modulo 65536 (0 at boot), ``ms`` is the array's own millisecond clock,
+``CRC`` is CRC-16/CCITT-FALSE of the bytes between ``$`` and ``*`` as four hex digits. Types:
+``B`` boot (firmware, channels), ``A``/``D`` arrive/depart (channel, uid), ``H`` heartbeat (one
+health letter per channel: ``O`` ok, ``F`` the reader does not answer).
+
+Everything here is pure: :func:`parse_frame` turns one line into a frame or raises
+:class:`~companion.errors.FrameError`; :func:`encode_frame` is its inverse (for simulators).
+"""
+
+from __future__ import annotations
+
+import binascii
+import enum
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.errors import FrameError
+
+MAX_LINE = 100
+"""Longest valid line, in bytes (a 10-byte UID frame with a large seq and clock is ~50)."""
+SEQ_MODULUS = 65536
+MAX_CHANNELS = 16
+HEALTH_LETTERS = frozenset("OF")
+
+_DIGITS = re.compile(rb"^[0-9]{1,16}$")
+_HEX = re.compile(rb"^[0-9A-Fa-f]+$")
+_VERSION = re.compile(r"^[A-Za-z0-9._+-]{1,24}$")
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF); ``crc16(b"123456789") == 0x29B1``."""
+    return binascii.crc_hqx(data, 0xFFFF)
+
+
+@dataclass(frozen=True, slots=True)
+class BootFrame:
+    seq: int
+    ms: int
+    firmware: str
+    channels: int
+
+
+@dataclass(frozen=True, slots=True)
+class TagFrame:
+    seq: int
+    ms: int
+    event: Literal["arrive", "depart"]
+    channel: int
+    uid: str
+    """Lower-case hex."""
+
+
+@dataclass(frozen=True, slots=True)
+class HeartbeatFrame:
+    seq: int
+    ms: int
+    health: str
+    """One letter per channel: ``O`` ok, ``F`` the reader does not answer."""
+
+
+Frame = BootFrame | TagFrame | HeartbeatFrame
+
+
+def _show(line: bytes) -> str:
+    text = repr(line[:40])[2:-1]
+    return text + ("..." if len(line) > 40 else "")
+
+
+def _number(raw: bytes, name: str, line: bytes, limit: int | None = None) -> int:
+    if not _DIGITS.match(raw):
+        raise FrameError(f"{name} {_show(raw)} is not a decimal number in frame '{_show(line)}'")
+    value = int(raw)
+    if limit is not None and value >= limit:
+        raise FrameError(f"{name} {value} is out of range (< {limit}) in frame '{_show(line)}'")
+    return value
+
+
+def _channel(raw: bytes, line: bytes) -> int:
+    return _number(raw, "channel", line, MAX_CHANNELS)
+
+
+def parse_frame(line: bytes) -> Frame:
+    """One frame from one line (without its newline; a trailing CR is allowed).
+
+    Raises :class:`FrameError` naming the problem and showing the start of the line.
+    """
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    if len(line) > MAX_LINE:
+        raise FrameError(f"line of {len(line)} bytes is longer than {MAX_LINE}: '{_show(line)}'")
+    if not line.startswith(b"$"):
+        raise FrameError(f"frame does not start with '$': '{_show(line)}'")
+    star = line.rfind(b"*")
+    if star < 0:
+        raise FrameError(f"frame has no checksum ('*'): '{_show(line)}'")
+    body, crc_text = line[1:star], line[star + 1 :]
+    if len(crc_text) != 4 or not _HEX.match(crc_text):
+        raise FrameError(f"checksum {_show(crc_text)} is not four hex digits in frame '{_show(line)}'")
+    if int(crc_text, 16) != crc16(body):
+        raise FrameError(f"checksum mismatch (sent {crc_text.decode()}, computed {crc16(body):04X}) in frame '{_show(line)}'")
+    fields = body.split(b",")
+    if len(fields) < 3:
+        raise FrameError(f"frame has {len(fields)} fields, needs at least seq, ms and type: '{_show(line)}'")
+    seq = _number(fields[0], "sequence number", line, SEQ_MODULUS)
+    ms = _number(fields[1], "clock", line)
+    kind, rest = fields[2], fields[3:]
+    if kind in (b"A", b"D"):
+        if len(rest) != 2:
+            raise FrameError(f"a tag frame carries channel and uid: '{_show(line)}'")
+        channel = _channel(rest[0], line)
+        uid = rest[1]
+        if not _HEX.match(uid) or len(uid) // 2 not in (4, 7, 8, 10) or len(uid) % 2:
+            raise FrameError(f"uid {_show(uid)} is not 4, 7, 8 or 10 bytes of hex in frame '{_show(line)}'")
+        return TagFrame(seq, ms, "arrive" if kind == b"A" else "depart", channel, uid.decode("ascii").lower())
+    if kind == b"H":
+        if len(rest) != 1 or not 1 <= len(rest[0]) <= MAX_CHANNELS or not set(rest[0].decode("latin-1")) <= HEALTH_LETTERS:
+            raise FrameError(f"a heartbeat carries one health letter (O or F) per channel: '{_show(line)}'")
+        return HeartbeatFrame(seq, ms, rest[0].decode("ascii"))
+    if kind == b"B":
+        if len(rest) != 2:
+            raise FrameError(f"a boot frame carries firmware version and channel count: '{_show(line)}'")
+        version = rest[0].decode("latin-1")
+        if not _VERSION.match(version):
+            raise FrameError(f"firmware version {_show(rest[0])} is not valid in frame '{_show(line)}'")
+        channels = _number(rest[1], "channel count", line, MAX_CHANNELS + 1)
+        if channels == 0:
+            raise FrameError(f"a boot frame reports no channels: '{_show(line)}'")
+        return BootFrame(seq, ms, version, channels)
+    raise FrameError(f"unknown frame type {_show(kind)} in frame '{_show(line)}'")
+
+
+def encode_frame(frame: Frame) -> bytes:
+    """The line for ``frame``, newline included (the simulators' half of the protocol)."""
+    if isinstance(frame, TagFrame):
+        tail = f"{'A' if frame.event == 'arrive' else 'D'},{frame.channel},{frame.uid.upper()}"
+    elif isinstance(frame, HeartbeatFrame):
+        tail = f"H,{frame.health}"
+    else:
+        tail = f"B,{frame.firmware},{frame.channels}"
+    body = f"{frame.seq % SEQ_MODULUS},{frame.ms},{tail}".encode("ascii")
+    return b"$" + body + b"*" + f"{crc16(body):04X}".encode("ascii") + b"\n"
+
+
+def split_line(line: bytes) -> list[bytes]:
+    """The frame candidates in one received line.
+
+    A line cut short and run into the next frame (``$12,5,A,3,0A1B$13,...``) yields both pieces:
+    the cut one fails its checksum, the next one is kept. Bytes before the first ``$`` (noise, a
+    boot message) are one candidate of their own, so they are counted as a bad frame.
+    """
+    line = line.rstrip(b"\r")
+    if not line.strip():
+        return []
+    parts = line.split(b"$")
+    out = [parts[0]] if parts[0].strip() else []
+    out.extend(b"$" + part for part in parts[1:])
+    return out
+
+
+class SeqVerdict(enum.Enum):
+    OK = "ok"
+    GAP = "gap"
+    """Accepted, but ``missing`` frames before it never came."""
+    DUPLICATE = "duplicate"
+    """Seen already: skip it."""
+    RESYNC = "resync"
+    """Far behind and not seen recently: the array restarted without a boot frame reaching us."""
+
+
+class SequenceTracker:
+    """Checks frame sequence numbers: gaps (lost frames) and duplicates (sent twice)."""
+
+    def __init__(self, recent: int = 64) -> None:
+        self._recent: deque[int] = deque(maxlen=recent)
+        self._recent_set: set[int] = set()
+        self.last: int | None = None
+
+    def reset(self) -> None:
+        self._recent.clear()
+        self._recent_set.clear()
+        self.last = None
+
+    def check(self, seq: int) -> tuple[SeqVerdict, int]:
+        """(verdict, missing frames) for ``seq``; remembers it unless it is a duplicate."""
+        if seq in self._recent_set:
+            return SeqVerdict.DUPLICATE, 0
+        verdict, missing = SeqVerdict.OK, 0
+        if self.last is not None:
+            ahead = (seq - self.last) % SEQ_MODULUS
+            if ahead >= SEQ_MODULUS // 2:
+                self.reset()
+                verdict = SeqVerdict.RESYNC
+            elif ahead > 1:
+                verdict, missing = SeqVerdict.GAP, ahead - 1
+        self._remember(seq)
+        return verdict, missing
+
+    def _remember(self, seq: int) -> None:
+        if len(self._recent) == self._recent.maxlen:
+            self._recent_set.discard(self._recent[0])
+        self._recent.append(seq)
+        self._recent_set.add(seq)
+        self.last = seq

@@ -1,0 +1,124 @@
+"""The array protocol's parser, from byte fixtures (lines as the firmware writes them)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import FrameError
+from hardware.protocol import (
+    BootFrame,
+    HeartbeatFrame,
+    SequenceTracker,
+    SeqVerdict,
+    TagFrame,
+    crc16,
+    encode_frame,
+    parse_frame,
+    split_line,
+)
+
+GOOD = [
+    (b"$0,12,B,tc-array-1.0,4*ACC7", BootFrame(0, 12, "tc-array-1.0", 4)),
+    (b"$1,13,H,OOFO*F105", HeartbeatFrame(1, 13, "OOFO")),
+    (b"$2,5071,A,3,0A1B2C3D4E5F60*821A", TagFrame(2, 5071, "arrive", 3, "0a1b2c3d4e5f60")),
+    (b"$3,5342,D,3,0A1B2C3D4E5F60*41BE", TagFrame(3, 5342, "depart", 3, "0a1b2c3d4e5f60")),
+    (b"$65535,4294967296,A,15,C0FFEE01*3A9A", TagFrame(65535, 4294967296, "arrive", 15, "c0ffee01")),
+    (b"$7,9000,A,0,11223344556677889900*26A5", TagFrame(7, 9000, "arrive", 0, "11223344556677889900")),
+    (b"$2,5071,A,3,0A1B2C3D4E5F60*821a", TagFrame(2, 5071, "arrive", 3, "0a1b2c3d4e5f60")),  # lower-case CRC
+    (b"$1,13,H,OOFO*F105\r", HeartbeatFrame(1, 13, "OOFO")),  # CR before the newline
+]
+
+BAD = [
+    (b"$2,5071,A,3,0A1B2C3D4E5F61*821A", "checksum mismatch"),  # one bit of the uid flipped
+    (b"$2,5071,A,3,0A1B2C3D4E5F60*821B", "checksum mismatch"),
+    (b"$2,5071,A,3,0A1B2C3D4E5F60", "no checksum"),
+    (b"$2,5071,A,3,0A1B2C3D4E5F60*82", "four hex digits"),
+    (b"$2,5071,A,3,0A1B2C3D4E5F60*82ZZ", "four hex digits"),
+    (b"2,5071,A,3,0A1B2C3D4E5F60*821A", "does not start with '$'"),
+    (b"MPY: soft reboot", "does not start with '$'"),
+    (b"$8,9001,A,16,C0FFEE01*2E91", "channel 16 is out of range"),
+    (b"$9,9001,X,1*5EC1", "unknown frame type"),
+    (b"$10,9002,A,1,C0FFEE*EDFF", "is not 4, 7, 8 or 10 bytes"),
+    (b"$11,9003,H,OOXO*B063", "one health letter"),
+    (b"$12,9004,B,tc array,4*6EC7", "firmware version"),
+    (b"$65536,1,H,O*EE1C", "sequence number 65536 is out of range"),
+    (b"$13,9005,A,1*8CCC", "carries channel and uid"),
+    (b"$14,9006,B,v1,0*6963", "no channels"),
+    (b"$" + b"1" * 120 + b"*0000", "longer than"),
+    (b"", "does not start"),
+]
+
+
+@pytest.mark.parametrize(("line", "frame"), GOOD, ids=[g[0].decode()[:24] for g in GOOD])
+def test_good_frames_parse(line: bytes, frame: object) -> None:
+    assert parse_frame(line) == frame
+
+
+@pytest.mark.parametrize(("line", "problem"), BAD, ids=[b[1] for b in BAD])
+def test_bad_frames_are_refused_with_the_reason(line: bytes, problem: str) -> None:
+    with pytest.raises(FrameError, match=problem.replace("(", r"\(").replace("$", r"\$")):
+        parse_frame(line)
+
+
+def test_the_error_shows_the_line() -> None:
+    with pytest.raises(FrameError) as caught:
+        parse_frame(b"$9,9001,X,1*5EC1")
+    assert "$9,9001,X,1*5EC1" in str(caught.value)
+
+
+@pytest.mark.parametrize(("line", "frame"), GOOD[:6])
+def test_encode_is_the_inverse_of_parse(line: bytes, frame: object) -> None:
+    assert encode_frame(frame) == line + b"\n"  # type: ignore[arg-type]
+
+
+def test_crc_check_value() -> None:
+    assert crc16(b"123456789") == 0x29B1
+
+
+def test_a_cut_line_run_into_the_next_frame_yields_both_pieces() -> None:
+    cut = b"$2,5071,A,3,0A1B2"
+    whole = b"$3,5342,D,3,0A1B2C3D4E5F60*41BE"
+    parts = split_line(cut + whole)
+    assert parts == [cut, whole]
+    with pytest.raises(FrameError):
+        parse_frame(parts[0])
+    assert parse_frame(parts[1]).seq == 3
+
+
+def test_noise_before_a_frame_is_its_own_candidate() -> None:
+    assert split_line(b"\x00\xffjunk$1,13,H,OOFO*F105\r") == [b"\x00\xffjunk", b"$1,13,H,OOFO*F105"]
+    assert split_line(b"  \r") == []
+
+
+class TestSequence:
+    def test_in_order_is_ok(self) -> None:
+        tracker = SequenceTracker()
+        assert [tracker.check(s) for s in (5, 6, 7)] == [(SeqVerdict.OK, 0)] * 3
+
+    def test_a_gap_counts_the_missing_frames(self) -> None:
+        tracker = SequenceTracker()
+        tracker.check(5)
+        assert tracker.check(9) == (SeqVerdict.GAP, 3)
+        assert tracker.check(10) == (SeqVerdict.OK, 0)
+
+    def test_a_repeat_is_a_duplicate_even_a_few_frames_later(self) -> None:
+        tracker = SequenceTracker()
+        for seq in (1, 2, 3, 4):
+            tracker.check(seq)
+        assert tracker.check(4) == (SeqVerdict.DUPLICATE, 0)
+        assert tracker.check(2) == (SeqVerdict.DUPLICATE, 0)
+        assert tracker.check(5) == (SeqVerdict.OK, 0)
+
+    def test_wrapping_past_65535_is_in_order(self) -> None:
+        tracker = SequenceTracker()
+        tracker.check(65534)
+        assert tracker.check(65535) == (SeqVerdict.OK, 0)
+        assert tracker.check(0) == (SeqVerdict.OK, 0)
+        assert tracker.check(2) == (SeqVerdict.GAP, 1)
+
+    def test_a_restart_without_a_boot_frame_resynchronises(self) -> None:
+        tracker = SequenceTracker()
+        for seq in range(5000, 5100):
+            tracker.check(seq)
+        assert tracker.check(3) == (SeqVerdict.RESYNC, 0)
+        assert tracker.check(4) == (SeqVerdict.OK, 0)

@@ -123,6 +123,10 @@ class Game(ABC, Generic[S]):
     def view(self, state: S, player: str | None) -> JsonObject:
         """What ``player`` may see (their own hand, ...); ``None`` is the referee's full view."""
 
+    def deck(self) -> tuple[str, ...] | None:
+        """Every card id that can carry a tag, in enrolment order; None for a game without a fixed deck."""
+        return None
+
     def public_move(self, move: Move) -> JsonObject:
         """The move as anyone at the table may see it: hidden fields (a drawn card) left out."""
         out = self.codec.to_json(move)

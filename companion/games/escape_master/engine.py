@@ -10,6 +10,7 @@ from typing import Any
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
 from companion.errors import IllegalMoveError
 from companion.game import Game
+from companion.games.escape_master.data import load_deck
 from companion.games.escape_master import drawing, leaders, plays, rounds, specials, table, views
 from companion.games.escape_master import moves as M
 from companion.games.escape_master.options import EscapeMasterOptions
@@ -53,6 +54,10 @@ class EscapeMaster(Game[State]):
     min_players = 2
     max_players = 8
     move_types = M.MOVE_TYPES
+
+    def deck(self) -> tuple[str, ...]:
+        """The default GAME deck's cards (deck.json), for enrolment and the demo's tags."""
+        return tuple(sorted(load_deck(self.options_type().deck_file).cards))
     options_type = EscapeMasterOptions
     rules = RULES
 

@@ -14,6 +14,7 @@ from companion.games.horrible_mountain_2.rules import RULES
 from companion.games.horrible_mountain_2.scoring import winner
 from companion.games.horrible_mountain_2.setup import build_state
 from companion.games.horrible_mountain_2.state import ADVENTURER, Phase, State
+from companion.games.horrible_mountain_2.cards import DECK as _DECK
 
 
 class HorribleMountain2(Game[State]):
@@ -24,6 +25,10 @@ class HorribleMountain2(Game[State]):
     move_types = MOVE_TYPES
     options_type = Options
     rules = RULES
+
+    def deck(self) -> tuple[str, ...]:
+        """Every card of the deck, for enrolment."""
+        return _DECK
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)

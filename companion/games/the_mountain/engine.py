@@ -17,6 +17,7 @@ from companion.games.the_mountain.moves import MOVE_TYPES, Act, Discard, Draw, E
 from companion.games.the_mountain.options import MountainOptions
 from companion.games.the_mountain.setup import read_setup
 from companion.games.the_mountain.state import MountainState, Phase
+from companion.games.the_mountain.cards import DECK as _DECK
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +34,10 @@ class TheMountain(Game[MountainState]):
     def __init__(self) -> None:
         super().__init__()
         self.codec = MountainCodec(self.id, self.move_types)
+
+    def deck(self) -> tuple[str, ...]:
+        """Every card of the deck, for enrolment."""
+        return _DECK
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> MountainState:
         return read_setup(players[0], options, setup)

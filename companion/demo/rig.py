@@ -1,0 +1,80 @@
+"""The demo's simulated table: one reader array (16 readers) on a pseudo-terminal, a tag on every card.
+
+Everything past the array is the real thing: the pyserial bridge, the table model with its tag
+registry and debouncing, the session and the log. Only the cards are imaginary.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from pathlib import Path
+
+from companion.core import Zone, ZoneKind
+from companion.session import Session
+from companion.table.registry import TagRegistry
+from hardware.service import TableHardware
+from hardware.sim.array import SimulatedArray
+
+log = logging.getLogger(__name__)
+
+PILE_READERS = 7
+"""Central piles with a reader under them (channels 0-6); the three pads per player follow."""
+
+
+def demo_zones(players: tuple[str, ...]) -> tuple[Zone, ...]:
+    zones = [Zone(f"pile-{n}", ZoneKind.PILE, index=n, reader=f"array:{n - 1}") for n in range(1, PILE_READERS + 1)]
+    channel = PILE_READERS
+    for kind, prefix in ((ZoneKind.HAND_PAD, "hand"), (ZoneKind.ACTION_PAD, "action"), (ZoneKind.HISTORY_PAD, "history")):
+        for player in players:
+            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=f"array:{channel}"))
+            channel += 1
+    if channel > 16:
+        raise ValueError(f"{len(players)} players need {channel} readers; the demo array has 16")
+    return tuple(zones)
+
+
+def uid_of(card: str) -> str:
+    """A made-up 7-byte tag UID for a card (never starting 04, which nfcpy treats as NXP)."""
+    digest = hashlib.sha256(card.encode()).hexdigest()[:14]
+    return ("1" + digest[1:]) if digest.startswith("04") else digest
+
+
+class DemoTable:
+    """The rig: a simulated array plugged into the real bridge, feeding the session."""
+
+    def __init__(self, session: Session, deck: tuple[str, ...], folder: Path) -> None:
+        self.session = session
+        self.zones = demo_zones(session.header.players)
+        self.channel = {z.name: int(str(z.reader).split(":")[1]) for z in self.zones}
+        registry_path = folder / "tags.json"
+        registry_path.unlink(missing_ok=True)
+        self.registry = TagRegistry(registry_path, session.game.id)
+        for card in deck:  # what `companion enroll` does with a real deck, one tap per card
+            self.registry.enrol(uid_of(card), card)
+        self.array = SimulatedArray(16, link=folder / "array-tty", heartbeat_s=1.0)
+        self.array.plug()
+        self.hardware = TableHardware(
+            self.zones,
+            self.registry,
+            session.submit,
+            on_health=session.report_health,
+            array_port=self.array.port,
+        )
+        self.hardware.start()
+        deadline = time.monotonic() + 10
+        while self.hardware.health.status("array")["status"] != "ok":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bridge did not open the simulated array within 10 s")
+            time.sleep(0.05)
+
+    def tap(self, zone: str, card: str) -> None:
+        self.array.arrive(self.channel[zone], uid_of(card))
+
+    def lift(self, zone: str, card: str) -> None:
+        self.array.depart(self.channel[zone], uid_of(card))
+
+    def close(self) -> None:
+        self.hardware.stop()
+        self.array.close()

@@ -1,0 +1,47 @@
+"""`companion demo` end to end: the scripted game through the simulated array, bridge, table model,
+session and log, as the README promises (run as fast as the pipeline goes)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.log import GameLog
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_demo_plays_a_whole_game_through_the_readers(tmp_path: Path) -> None:
+    folder = tmp_path / "demo"
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--dir", str(folder), "--port", "0", "--speed", "0", "--exit"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    out = result.stdout
+    assert "referee PIN: " in out and "scoreboard: http://127.0.0.1:" in out
+    done = re.search(r"done: (\d+) turns, (\d+) taps through the reader array, (\d+) entries, (\d+) referee fixes; log of (\d+) rows verified", out)
+    assert done, out[-1000:]
+    turns, taps, entries, fixes, rows = map(int, done.groups())
+    assert turns > 300 and taps > 500 and fixes <= 3
+    assert "outcome: {'winner'" in out
+
+    with GameLog(folder / "escape-master.sqlite") as game_log:
+        assert game_log.verify() >= rows  # shutting the readers down adds their health notes
+        all_rows = list(game_log.rows())
+    from_readers = [r for r in all_rows if r.kind == "tag"]
+    assert len(from_readers) >= taps  # every tap came through the array and the bridge
+    assert all(r.source.startswith("array:") for r in from_readers)
+    beaten = [r for r in all_rows if r.verdict and "EM-BEATEN" in r.verdict.get("rules", [])]
+    assert len(beaten) >= 5
+    assert all(re.search(r"\d+\.\d{3} s", r.verdict["why"]) for r in beaten)  # both timestamps, to the ms
+    illegal = [r for r in all_rows if r.verdict and not r.verdict["ok"]]
+    assert len(illegal) > len(beaten)
+    assert json.loads(json.dumps(all_rows[0].payload))["game"] == "escape-master"

@@ -1,0 +1,255 @@
+"""Vision accuracy and speed on rendered tables with exact ground truth.
+
+For each detector and each difficulty level (easy, middle, hard: perspective, blur, noise,
+uneven light, shadows, a hand over the table), a fixed, seeded set of 1280x720 scenes is rendered;
+the detector's answer is scored against the truth and timed. Zones (and pawns, and card corners)
+mostly under the hand are not scored: no camera sees through a hand, and the stability tracker
+waits for it to pass. Rendering is not timed.
+
+    .venv/bin/python bench/vision.py [--scenes 50] [--levels easy middle hard] [--threads 1] [--json]
+
+Targets (DESIGN.md): >= 99.5% correct zone states, cube colours and pawn squares at the middle
+level; < 25 ms per frame. Card faces are reported as measured (docs/vision.md says on what).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path and its name would hide the
+# ``vision`` package; take the folder off before importing it.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2  # noqa: E402
+
+from vision.calibration import Calibration, CalibrationError, CalibrationTracker, calibrate
+from vision.detectors.cards import PyramidDetector
+from vision.detectors.common import Detector
+from vision.detectors.cubes import CubeDetector
+from vision.detectors.occupancy import OccupancyDetector
+from vision.detectors.pawns import PawnDetector
+from vision.frame import Frame
+from vision.render.camera import render
+from vision.render.scene import Scene
+from vision.render.scenes import LEVELS, make_scene
+from vision.settings import VisionSettings
+
+TARGET = 0.995
+TARGET_MS = 25.0
+
+
+@dataclass
+class Tally:
+    scored: int = 0
+    correct: int = 0
+    hidden: int = 0
+
+    def add(self, ok: bool) -> None:
+        self.scored += 1
+        self.correct += ok
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.scored if self.scored else float("nan")
+
+
+@dataclass
+class Row:
+    detector: str
+    level: str
+    scenes: int = 0
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    detect_ms: list[float] = field(default_factory=list)
+    frame_ms: list[float] = field(default_factory=list)
+    frame_cpu_ms: list[float] = field(default_factory=list)
+    calibrate_ms: list[float] = field(default_factory=list)
+    calibration_failed: int = 0
+    marker_under_hand: int = 0
+
+    def tally(self, name: str) -> Tally:
+        return self.tallies.setdefault(name, Tally())
+
+
+def _detector(kind: str, settings: VisionSettings) -> Detector:
+    if kind == "occupancy":
+        return OccupancyDetector(settings)
+    if kind == "cubes":
+        return CubeDetector(settings)
+    if kind == "pawns":
+        return PawnDetector(settings)
+    return PyramidDetector(settings)
+
+
+def score(kind: str, scene: Scene, observations: list[Any], row: Row) -> None:
+    truth = scene.truth
+    seen = {o.payload["zone"]: o.payload["state"] for o in observations}
+    if kind == "pawns":
+        pawns = seen.get("grid", {}).get("pawns", {})
+        for colour, square in truth.pawn_squares.items():
+            if colour in truth.hidden_pawns:
+                row.tally("pawn squares").hidden += 1
+                continue
+            got = pawns.get(colour)
+            row.tally("pawn squares").add((tuple(got) if got else None) == square)
+        return
+    for zone, expected in truth.states.items():
+        got = seen.get(zone)
+        if kind == "cards":
+            if zone in truth.hidden_zones:
+                row.tally("slots occupied").hidden += 1
+            else:
+                row.tally("slots occupied").add(got is not None and got["occupied"] == expected["occupied"])
+            if expected["occupied"]:
+                if zone in truth.hidden_faces:
+                    row.tally("card faces").hidden += 1
+                    row.tally("card ranks").hidden += 1
+                else:
+                    card = got["card"] if got else None
+                    row.tally("card faces").add(card == expected["card"])
+                    row.tally("card ranks").add(card is not None and card[:-1] == str(expected["card"])[:-1])
+            continue
+        name = "zone states" if kind == "occupancy" else "cube zones"
+        if zone in truth.hidden_zones:
+            row.tally(name).hidden += 1
+        else:
+            row.tally(name).add(got == expected)
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    start = time.perf_counter()
+    out = fn()
+    return out, (time.perf_counter() - start) * 1000
+
+
+def cpu_timed(fn: Callable[[], Any]) -> tuple[Any, float, float]:
+    """(result, wall ms, this thread's CPU ms): CPU time is what the work costs when other
+    programs share the cores; wall time is what a frame waited."""
+    cpu = time.thread_time()
+    out, wall = timed(fn)
+    return out, wall, (time.thread_time() - cpu) * 1000
+
+
+def run_one(kind: str, level: str, scenes: int) -> Row:
+    row = Row(kind, level)
+    for seed in range(scenes):
+        scene = make_scene(kind, seed, level)
+        image = render(scene)
+        settings = VisionSettings(markers=scene.layout)
+        try:
+            cal, ms = timed(lambda: calibrate(image, scene.layout))
+        except CalibrationError:
+            # The pipeline calibrates before the hand comes and keeps it while a marker is hidden;
+            # do the same: calibrate on the table without the hand.
+            if scene.hand is None:
+                row.calibration_failed += 1
+                continue
+            row.marker_under_hand += 1
+            try:
+                cal, ms = timed(lambda: calibrate(render(dataclasses.replace(scene, hand=None)), scene.layout))
+            except CalibrationError:
+                row.calibration_failed += 1
+                continue
+        assert isinstance(cal, Calibration)
+        row.calibrate_ms.append(ms)
+        tracker = CalibrationTracker(scene.layout)
+        tracker.adopt(cal, 1.0)  # steady state: calibrated, re-checking one marker a frame
+        detector = _detector(kind, settings)
+        frame = Frame(image, 1.0)
+        detector(frame, cal, scene.zones)  # first call builds the zone rasters (once per table)
+        _, track_ms, track_cpu = cpu_timed(lambda: tracker.update(image, 1.0))
+        observations, detect_ms, detect_cpu = cpu_timed(lambda: detector(frame, cal, scene.zones))
+        row.detect_ms.append(detect_ms)
+        row.frame_ms.append(track_ms + detect_ms)
+        row.frame_cpu_ms.append(track_cpu + detect_cpu)
+        row.scenes += 1
+        score(kind, scene, observations, row)
+    return row
+
+
+def print_table(rows: list[Row], args: argparse.Namespace) -> None:
+    print(f"Vision benchmark: {args.scenes} rendered 1280x720 scenes per detector and level (seeds 0..{args.scenes - 1}),")
+    print(f"OpenCV {cv2.__version__}, {cv2.getNumThreads()} OpenCV thread(s); times are medians per frame, rendering excluded.")
+    print()
+    head = (
+        f"{'detector':<10} {'level':<7} {'measure':<15} {'scored':>6} {'hidden':>6} {'correct':>7} {'accuracy':>9}"
+        f"  {'detect ms':>9} {'frame ms':>8} {'frame cpu':>9}"
+    )
+    print(head)
+    print("-" * len(head))
+    for row in rows:
+        first = True
+        for name, t in row.tallies.items():
+            det = f"{statistics.median(row.detect_ms):9.2f}" if first and row.detect_ms else " " * 9
+            frm = f"{statistics.median(row.frame_ms):8.2f}" if first and row.frame_ms else " " * 8
+            cpu = f"{statistics.median(row.frame_cpu_ms):9.2f}" if first and row.frame_cpu_ms else " " * 9
+            mark = ""
+            if row.level == "middle" and name in ("zone states", "cube zones", "pawn squares", "slots occupied"):
+                mark = "  ok" if t.accuracy >= TARGET else "  BELOW TARGET"
+            print(f"{row.detector if first else '':<10} {row.level if first else '':<7} {name:<15} {t.scored:>6} {t.hidden:>6} {t.correct:>7} {100 * t.accuracy:8.2f}%  {det} {frm} {cpu}{mark}")
+            first = False
+    print()
+    cal = [ms for row in rows for ms in row.calibrate_ms]
+    failed = sum(r.calibration_failed for r in rows)
+    under = sum(r.marker_under_hand for r in rows)
+    frame_all = [ms for row in rows for ms in row.frame_ms]
+    print(f"full calibration (all four markers found from scratch): median {statistics.median(cal):.1f} ms over {len(cal)} frames;")
+    print(f"  failed on {failed} scenes; a hand covered a marker in {under} more (calibrated on the frame without the hand).")
+    slowest = max(statistics.median(r.frame_ms) for r in rows if r.frame_ms)
+    slowest_cpu = max(statistics.median(r.frame_cpu_ms) for r in rows if r.frame_cpu_ms)
+    p95 = sorted(frame_all)[int(0.95 * (len(frame_all) - 1))]
+    print("frame = one marker re-check + the detector, wall clock; frame cpu = the same in CPU time.")
+    print(f"slowest detector/level median {slowest:.2f} ms wall, {slowest_cpu:.2f} ms CPU (target < {TARGET_MS:.0f} ms);"
+          f" 95th percentile over all frames {p95:.2f} ms wall.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scenes", type=int, default=50, help="scenes per detector and level (default 50)")
+    parser.add_argument("--levels", nargs="+", default=list(LEVELS), choices=list(LEVELS))
+    parser.add_argument("--detectors", nargs="+", default=["occupancy", "cubes", "pawns", "cards"], choices=["occupancy", "cubes", "pawns", "cards"])
+    parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: one core's cost)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    args = parser.parse_args(argv)
+    if args.scenes < 1:
+        parser.error("--scenes must be at least 1")
+    cv2.setNumThreads(args.threads)
+    rows = [run_one(kind, level, args.scenes) for kind in args.detectors for level in args.levels]
+    if args.json:
+        out = [
+            {
+                "detector": r.detector,
+                "level": r.level,
+                "scenes": r.scenes,
+                "median_detect_ms": statistics.median(r.detect_ms) if r.detect_ms else None,
+                "median_frame_ms": statistics.median(r.frame_ms) if r.frame_ms else None,
+                "median_frame_cpu_ms": statistics.median(r.frame_cpu_ms) if r.frame_cpu_ms else None,
+                "calibration_failed": r.calibration_failed,
+                "measures": {n: {"scored": t.scored, "hidden": t.hidden, "correct": t.correct, "accuracy": t.accuracy} for n, t in r.tallies.items()},
+            }
+            for r in rows
+        ]
+        print(json.dumps(out, indent=2))
+    else:
+        print_table(rows, args)
+    middle_ok = all(
+        t.accuracy >= TARGET
+        for r in rows
+        if r.level == "middle"
+        for n, t in r.tallies.items()
+        if n in ("zone states", "cube zones", "pawn squares", "slots occupied")
+    )
+    return 0 if middle_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Detectors: functions of (frame, calibration, zones) to VISION observations, one per zone kind."""

@@ -1,0 +1,305 @@
+"""Reading a card's corner index (rank above suit) from a small, card-aligned picture.
+
+The picture is the card's top-left corner resampled at ``px_per_mm``. Ink is whatever is much
+darker than the nearby paper in its darkest channel (so red ink counts); the rank is the leftmost
+rank-sized mark near the top with a suit-sized mark under it, and each is matched against
+templates by normalised correlation (red or black from the ink's colour).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import ConfigError
+from vision.detectors.glyphs import RANKS, RED_SUITS, SUITS, glyph_image
+from vision.frame import FloatArray, Image
+
+TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
+INK_OF_PAPER = 0.62
+"""A pixel is ink when its darkest channel is below this share of the paper's."""
+
+
+def _normalise(patch: FloatArray) -> FloatArray:
+    small = np.asarray(cv2.resize(patch.astype(np.float32), TEMPLATE_SIZE, interpolation=cv2.INTER_AREA), np.float32)
+    mean, std = cv2.meanStdDev(small)
+    small -= np.float32(mean[0, 0])
+    norm = float(std[0, 0]) * (small.size**0.5)
+    return np.asarray(small / norm if norm > 1e-6 else small, np.float32)
+
+
+@dataclass(frozen=True)
+class Template:
+    name: str
+    patterns: tuple[FloatArray, ...]
+    """The glyph at a few blurs (a camera's focus varies): the best of them counts."""
+    aspect: float
+    """Width over height of the glyph's ink."""
+
+
+BLURS = (0.02, 0.05, 0.08, 0.11, 0.14)
+"""Template blurs, as a share of the rank's height. The rank (the larger glyph, with more shape
+to it) shows which blur fits; the suit is then matched at that same blur, in millimetres."""
+
+
+def _template(name: str, dark_on_light: Image, scale: float = 1.0) -> Template:
+    ink = 1.0 - dark_on_light.astype(np.float32) / 255.0
+    h, w = dark_on_light.shape[:2]
+    pad = int(h * 0.3)
+    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    patterns = []
+    for blur in BLURS:
+        soft = np.asarray(cv2.GaussianBlur(padded, (0, 0), max(0.5, blur * scale * h)), np.float32)
+        patterns.append(_normalise(soft[pad : pad + h, pad : pad + w]))
+    return Template(name, tuple(patterns), w / h)
+
+
+WINDOW = 1.3
+"""A suit is compared in a square window this many suit-heights wide, centred on its ink: no
+threshold-made outline, which eats a blurred spade's point and makes it look like a club."""
+WINDOW_SIZE = (24, 24)
+
+
+def _window(ink: FloatArray, side: float) -> FloatArray:
+    """The square of ``side`` pixels centred on the ink's centre of mass (zeros outside)."""
+    m = cv2.moments(ink)
+    if m["m00"] <= 1e-6:
+        return np.zeros(WINDOW_SIZE, np.float32)
+    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
+    k = WINDOW_SIZE[0] / side
+    affine = np.array([[k, 0, WINDOW_SIZE[0] / 2 - k * cx], [0, k, WINDOW_SIZE[1] / 2 - k * cy]], np.float64)
+    flags = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
+    out = np.asarray(cv2.warpAffine(ink.astype(np.float32), affine, WINDOW_SIZE, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0), np.float32)
+    out -= np.float32(out.mean())
+    norm = float(np.linalg.norm(out))
+    return np.asarray(out / norm if norm > 1e-6 else out, np.float32)
+
+
+def _window_template(name: str, dark_on_light: Image, nominal: float, scale: float) -> Template:
+    ink = 1.0 - dark_on_light.astype(np.float32) / 255.0
+    pad = int(nominal)
+    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
+    patterns = tuple(_window(np.asarray(cv2.GaussianBlur(padded, (0, 0), max(0.5, b * scale * nominal)), np.float32), WINDOW * nominal) for b in BLURS)
+    return Template(name, patterns, 1.0)
+
+
+@dataclass(frozen=True)
+class GlyphTemplates:
+    """The rank and suit shapes to match, and how tall the index glyphs are printed."""
+
+    ranks: tuple[Template, ...]
+    suits: tuple[Template, ...]
+    suit_windows: tuple[Template, ...]
+    rank_mm: float = 9.2
+    """Height of the rank's ink (the built-in glyphs: a 12 mm font)."""
+    suit_mm: float = 7.9
+
+    @classmethod
+    def builtin(cls) -> "GlyphTemplates":
+        ranks = tuple(_template(r, glyph_image("rank", r)) for r in RANKS)
+        images = {s: glyph_image("suit", s) for s in SUITS}
+        suits, windows = cls._suit_sets(images, cls.rank_mm, cls.suit_mm)
+        return cls(ranks, suits, windows)
+
+    @staticmethod
+    def _suit_sets(images: dict[str, Image], rank_mm: float, suit_mm: float) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
+        scale = rank_mm / suit_mm  # blur levels are shares of the rank's height
+        nominal = float(max(img.shape[0] for img in images.values()))
+        suits = tuple(_template(s, images[s], scale) for s in SUITS)
+        windows = tuple(_window_template(s, images[s], nominal, scale * images[s].shape[0] / nominal) for s in SUITS)
+        return suits, windows
+
+    @classmethod
+    def from_directory(cls, folder: str | Path, rank_mm: float = 9.2, suit_mm: float = 7.9) -> "GlyphTemplates":
+        """Templates cut from a real deck: ``rank-A.png`` ... ``rank-K.png``, ``suit-S.png`` ...
+        ``suit-C.png``, each one glyph, dark on light, cropped tight."""
+        base = Path(folder)
+
+        def load(name: str) -> Image:
+            path = base / f"{name}.png"
+            img = cv2.imread(str(path), cv2.IMREAD_GRAYSCALE)
+            if img is None:
+                raise ConfigError(f"camera.card_templates: cannot read {path} (need rank-A.png ... rank-K.png, suit-S.png ... suit-C.png)")
+            return np.asarray(img, np.uint8)
+
+        ranks = tuple(_template(r, load(f"rank-{r}")) for r in RANKS)
+        suits, windows = cls._suit_sets({s: load(f"suit-{s}") for s in SUITS}, rank_mm, suit_mm)
+        return cls(ranks, suits, windows, rank_mm, suit_mm)
+
+    def _bank(self, options: tuple[Template, ...]) -> tuple[FloatArray, FloatArray]:
+        """(patterns as rows, aspects) for a set of templates, built once."""
+        key = tuple(t.name for t in options)
+        # a cache beside the frozen fields, not state: the same templates always give the same bank
+        cache: dict[tuple[str, ...], tuple[FloatArray, FloatArray]] = self.__dict__.setdefault("_banks", {})
+        got = cache.get(key)
+        if got is None:
+            bank = np.stack([p.ravel() for t in options for p in t.patterns])
+            got = cache[key] = (bank, np.log(np.array([t.aspect for t in options], np.float32)))
+        return got
+
+    def rank(self, patch: FloatArray, aspect: float) -> tuple[str, float, int, float]:
+        """(rank, score, blur level, how well the patch matches any suit instead): one
+        normalisation and one product against ranks and suits together."""
+        bank, log_aspects = self._bank(self.ranks + self.suits)
+        levels = len(BLURS)
+        matches = (bank @ _normalise(patch).ravel()).reshape(-1, levels)
+        scores = matches.max(axis=1) - 0.6 * np.abs(np.float32(np.log(max(aspect, 1e-3))) - log_aspects)
+        n = len(self.ranks)
+        k = int(np.argmax(scores[:n]))
+        return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max())
+
+    def suit_in_window(self, ink: FloatArray, px_per_mm: float, red: bool, blur: int) -> tuple[str, float]:
+        """The suit of ``ink`` (one suit's darkness), compared centred, at the rank's blur."""
+        options = tuple(t for t in self.suit_windows if (t.name in RED_SUITS) == red)
+        probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
+        scores = [float(t.patterns[blur].ravel() @ probe) for t in options]
+        k = int(np.argmax(scores))
+        return options[k].name, scores[k]
+
+
+@dataclass(frozen=True)
+class IndexRead:
+    """What the corner shows: ``found`` when there is a rank-and-suit index where one belongs;
+    ``face`` (``"10H"``) when both glyphs match their templates at least ``score``."""
+
+    found: bool
+    face: str | None = None
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class _Ink:
+    x: int
+    y: int
+    w: int
+    h: int
+    area: int
+    label: int
+
+
+def read_index(corner: Image, px_per_mm: float, origin_mm: tuple[float, float], templates: GlyphTemplates, min_score: float) -> IndexRead:
+    """Read the index in ``corner``: a picture of the card's top-left corner, card-aligned, whose
+    pixel (0, 0) is card point ``origin_mm`` (mm right of and below the card's corner)."""
+    return read_indices(corner, 1, corner.shape[0], px_per_mm, origin_mm, templates, min_score)[0]
+
+
+def separator_rows(px_per_mm: float) -> int:
+    """Blank rows between stacked corners, so no filter reaches from one corner into the next."""
+    k = int(5 * px_per_mm) | 1  # the paper-brightness window below: a dilation, then a blur
+    return 2 * (k // 2) + 1
+
+
+def read_indices(
+    stacked: Image, count: int, pitch: int, px_per_mm: float, origin_mm: tuple[float, float], templates: GlyphTemplates, min_score: float
+) -> list[IndexRead]:
+    """:func:`read_index` for ``count`` corners stacked one above the other, ``pitch`` rows apart
+    (each corner's own rows first, then :func:`separator_rows` blank ones): the pixel work is
+    done once for all of them, which is most of the cost."""
+    height = pitch if count == 1 else pitch - separator_rows(px_per_mm)
+    b, g, r = cv2.split(stacked)
+    darkest = cv2.min(cv2.min(b, g), r)
+    lowest = darkest.astype(np.float32)
+    # the paper's brightness nearby (a shadow edge may cross the corner): the brightest within ~5 mm
+    k = int(5 * px_per_mm) | 1
+    local = cv2.blur(cv2.dilate(darkest, np.ones((k, k), np.uint8)), (k, k)).astype(np.float32)
+    ink = (lowest < local * INK_OF_PAPER).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    darkness = np.clip((local - lowest) / np.maximum(local, 1.0), 0.0, 1.0)
+    w_img = stacked.shape[1]
+    s = px_per_mm
+    ox, oy = origin_mm
+    xs, ys, ws, hs, areas = (stats[:, i] for i in range(5))
+    slot = ys // pitch
+    top = ys - slot * pitch
+    # marks cut by the picture's edge are the mat, a neighbour, a covered card: not this index
+    keep = (xs > 0) & (top > 0) & (xs + ws < w_img) & (top + hs < height) & (areas >= s * s)
+    keep[0] = False
+    rank_h = templates.rank_mm * s
+    top_limit = (12.0 - oy) * s  # the rank starts within ~12 mm of the card's top edge (3 mm + a sloppy placing)
+    marks_of: list[list[_Ink]] = [[] for _ in range(count)]
+    for c in np.flatnonzero(keep):
+        marks_of[int(slot[c])].append(_Ink(int(xs[c]), int(top[c]), int(ws[c]), int(hs[c]), int(areas[c]), int(c)))
+    out = []
+    for i, marks in enumerate(marks_of):
+        rows = slice(i * pitch, i * pitch + height)
+        paper = float(local[rows].max())
+        ranks = [m for m in marks if 0.7 * rank_h <= m.h <= 1.3 * rank_h and m.y <= top_limit and m.x <= (10.0 - ox) * s]
+        read = IndexRead(False)
+        if paper >= 40:
+            # the leftmost rank-sized mark that has a suit under it and reads as a rank is the
+            # index; marks further left are what the card covers, or what lies beside it
+            for first in sorted(ranks, key=lambda m: m.x):
+                pair = _read_pair(first, marks, stacked[rows], labels[rows], darkness[rows], paper, s, templates, min_score)
+                if pair is not None:
+                    read = pair
+                    break
+        out.append(read)
+    return out
+
+
+def _read_pair(
+    first: _Ink,
+    marks: list[_Ink],
+    corner: Image,
+    labels: np.ndarray,
+    darkness: FloatArray,
+    paper: float,
+    s: float,
+    templates: GlyphTemplates,
+    min_score: float,
+) -> IndexRead | None:
+    group = [m for m in marks if m is first or (_overlap(m.y, m.h, first.y, first.h) > 0.6 * first.h and 0 <= m.x - (first.x + first.w) <= 2.5 * s)]
+    gx0 = min(m.x for m in group)
+    gx1 = max(m.x + m.w for m in group)
+    gy0 = min(m.y for m in group)
+    gy1 = max(m.y + m.h for m in group)
+    suit_h = templates.suit_mm * s
+    below = [
+        m
+        for m in marks
+        if m.y >= gy1 - 0.5 * s and m.y - gy1 <= 6.0 * s and 0.65 * suit_h <= m.h <= 1.35 * suit_h and m.x < gx1 and m.x + m.w > gx0 - 2 * s
+    ]
+    if not below:
+        return None
+    suit = min(below, key=lambda m: m.y)
+    rank_mask = _member(labels[gy0:gy1, gx0:gx1], [m.label for m in group])
+    rank_patch = darkness[gy0:gy1, gx0:gx1] * cv2.dilate(rank_mask.astype(np.uint8), np.ones((3, 3), np.uint8))
+    rank_aspect = (gx1 - gx0) / max(1, gy1 - gy0)
+    rank_name, rank_score, blur, rank_as_suit = templates.rank(rank_patch, rank_aspect)
+    if rank_as_suit > rank_score:
+        return None  # two pips one above the other (a card underneath), not an index
+    pad = int(2 * s)
+    y0, y1 = max(0, suit.y - pad), min(labels.shape[0], suit.y + suit.h + pad)
+    x0, x1 = max(0, suit.x - pad), min(labels.shape[1], suit.x + suit.w + pad)
+    suit_mask = (labels[y0:y1, x0:x1] == suit.label).astype(np.uint8)
+    near = cv2.dilate(suit_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pad | 1, pad | 1)))
+    red = _is_red(corner, labels, [*group, suit], paper)
+    suit_name, suit_score = templates.suit_in_window(darkness[y0:y1, x0:x1] * near, s, red, blur)
+    score = min(rank_score, suit_score)
+    return IndexRead(True, rank_name + suit_name if score >= min_score else None, score)
+
+
+def _member(labels: np.ndarray, ids: list[int]) -> np.ndarray:
+    lut = np.zeros(int(labels.max()) + 2, bool)
+    lut[ids] = True
+    return np.asarray(lut[labels], bool)
+
+
+def _overlap(a: int, la: int, b: int, lb: int) -> int:
+    return max(0, min(a + la, b + lb) - max(a, b))
+
+
+def _is_red(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> bool:
+    """Red ink when, over the marks' pixels, red stands well above green and blue."""
+    ids = [m.label for m in marks]
+    x0, y0 = min(m.x for m in marks), min(m.y for m in marks)
+    x1, y1 = max(m.x + m.w for m in marks), max(m.y + m.h for m in marks)
+    inside = _member(labels[y0:y1, x0:x1], ids)
+    if not inside.any():
+        return False
+    mean_b, mean_g, mean_r, _ = cv2.mean(corner[y0:y1, x0:x1], inside.astype(np.uint8))
+    return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper

@@ -1,0 +1,114 @@
+"""The Mountain's pyramid: which of the 21 slots still hold a card, and which card.
+
+A slot's card always shows its top strip (later rows cover the rest) with the corner index in
+it. Where a card was removed, the same spot shows the mat or the cards it used to cover, so a slot
+counts as occupied only when its corner is not bare mat AND a rank-above-suit index sits there.
+The index is read when it can be (``card``); otherwise ``card`` is None. Each slot costs one small
+remap: the card's top-left corner, card-aligned, at ``CORNER_PX_PER_MM``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion.core import Observation, Zone, ZoneKind
+from vision.calibration import Calibration
+from vision.detectors.cardfaces import GlyphTemplates, IndexRead, read_indices, separator_rows
+from vision.detectors.common import mat_difference, vision_observation
+from vision.frame import FloatArray, Frame, Image
+from vision.settings import VisionSettings
+
+CORNER_MM = (-2.0, -2.0, 22.0, 32.0)
+"""The part of a card searched for its index: (left, top, right, bottom) mm from its top-left."""
+CORNER_PX_PER_MM = 3.0
+
+
+@lru_cache(maxsize=1)
+def builtin_templates() -> GlyphTemplates:
+    return GlyphTemplates.builtin()
+
+
+def corner_to_table(zone: Zone) -> FloatArray:
+    """Maps corner-picture pixels to table mm, from the slot's corners (top-left, top-right, ..)."""
+    tl, tr, _, bl = (np.array(p, np.float64) for p in zone.polygon)
+    across = (tr - tl) / max(1e-9, float(np.linalg.norm(tr - tl)))
+    down = (bl - tl) / max(1e-9, float(np.linalg.norm(bl - tl)))
+    k = 1.0 / CORNER_PX_PER_MM
+    origin = tl + CORNER_MM[0] * across + CORNER_MM[1] * down
+    return np.array([[across[0] * k, down[0] * k, origin[0]], [across[1] * k, down[1] * k, origin[1]], [0, 0, 1.0]])
+
+
+class PyramidDetector:
+    """``{"occupied": bool, "card": "QS" | None}`` per pyramid slot (zones named ``"r-i"``).
+
+    All slots' corners are resampled with one ``remap`` into a single tall picture (the maps are
+    made once per calibration), and the pixel work is done on it at once.
+    """
+
+    kinds = frozenset({ZoneKind.PYRAMID_SLOT})
+
+    def __init__(self, settings: VisionSettings | None = None, templates: GlyphTemplates | None = None) -> None:
+        self.settings = settings or VisionSettings()
+        if templates is None:
+            templates = GlyphTemplates.from_directory(self.settings.card_templates) if self.settings.card_templates else builtin_templates()
+        self.templates = templates
+        s = CORNER_PX_PER_MM
+        inset = self.settings.zone_inset_mm
+        self._size = (int(round((CORNER_MM[2] - CORNER_MM[0]) * s)), int(round((CORNER_MM[3] - CORNER_MM[1]) * s)))
+        self._pitch = self._size[1] + separator_rows(s)
+        # the card's own paper in the corner picture: inset from its top and left edges
+        self._inner = (
+            slice(int((inset - CORNER_MM[1]) * s), int((CORNER_MM[3] - 2) * s)),
+            slice(int((inset - CORNER_MM[0]) * s), int((CORNER_MM[2] - 2) * s)),
+        )
+        self._maps: tuple[tuple[int, int, tuple[Zone, ...]], Image, Image] | None = None
+
+    def _stack_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
+        """remap() maps putting each slot's corner below the last (built once per calibration)."""
+        key = (id(calibration), calibration.serial, slots)
+        if self._maps is not None and self._maps[0] == key:
+            return self._maps[1], self._maps[2]
+        w, h = self._size
+        us, vs = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+        grid = np.stack([us.ravel(), vs.ravel(), np.ones(us.size)])
+        map_x = np.full((self._pitch * len(slots), w), -1.0, np.float32)
+        map_y = np.full_like(map_x, -1.0)
+        for k, zone in enumerate(slots):
+            pts = (calibration.image_from_table @ corner_to_table(zone)) @ grid
+            rows = slice(k * self._pitch, k * self._pitch + h)
+            map_x[rows] = (pts[0] / pts[2]).reshape(h, w)
+            map_y[rows] = (pts[1] / pts[2]).reshape(h, w)
+        fixed_xy, fixed_frac = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+        self._maps = (key, np.asarray(fixed_xy), np.asarray(fixed_frac))
+        return self._maps[1], self._maps[2]
+
+    def corners(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> Image:
+        """Every slot's top-left corner, card-aligned, stacked top to bottom ``self._pitch`` apart."""
+        map_xy, map_frac = self._stack_maps(calibration, slots)
+        out = cv2.remap(frame.image, map_xy, map_frac, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        return np.asarray(out, np.uint8)
+
+    def read(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[tuple[float, IndexRead]]:
+        """Per slot: (share of its corner that is not mat, what its index says)."""
+        if not slots:
+            return []
+        s = self.settings
+        stacked = self.corners(frame, calibration, slots)
+        # the mat test on every other pixel of each corner's own paper area is plenty
+        paper = stacked.reshape(len(slots), self._pitch, self._size[0], 3)[:, self._inner[0], self._inner[1]][:, ::2, ::2]
+        n, ph, pw = paper.shape[:3]
+        differs = mat_difference(np.ascontiguousarray(paper.reshape(n * ph, pw, 3)), calibration.mat_chroma, s.dark_level) > s.mat_distance
+        shares = differs.reshape(n, -1).mean(axis=1)
+        reads = read_indices(stacked, len(slots), self._pitch, CORNER_PX_PER_MM, (CORNER_MM[0], CORNER_MM[1]), self.templates, s.card_min_score)
+        return [(float(share), read if share > s.occupied_fraction else IndexRead(False)) for share, read in zip(shares, reads)]
+
+    def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
+        slots = tuple(z for z in zones if z.kind in self.kinds and len(z.polygon) == 4)
+        return [
+            vision_observation(zone, {"occupied": index.found, "card": index.face}, frame.t)
+            for zone, (_, index) in zip(slots, self.read(frame, calibration, slots))
+        ]

@@ -1,0 +1,89 @@
+"""Where each player's pawn stands on the Everest 8 x 6 grid."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from companion.core import Observation, Zone, ZoneKind
+from companion.errors import ConfigError
+from vision.calibration import Calibration
+from vision.detectors.blobs import Blob, colour_blobs
+from vision.detectors.common import vision_observation
+from vision.frame import FloatArray, Frame
+from vision.settings import VisionSettings
+
+COLUMNS, ROWS = 8, 6
+PAD = 0.5
+"""Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
+
+
+class PawnDetector:
+    """``{"pawns": {player: [x, y]}}`` for the grid zone: x 1..8 west to east, y 1..6 south to north.
+
+    The grid polygon is its corners south-west, south-east, north-east, north-west; the board is
+    resampled square-true, each pawn colour's largest patch is the pawn, and its centre names the
+    square. A pawn off the grid (or unseen) is left out.
+    """
+
+    kinds = frozenset({ZoneKind.GRID})
+
+    def __init__(self, settings: VisionSettings | None = None, players_by_colour: Mapping[str, str] | None = None) -> None:
+        self.settings = settings or VisionSettings()
+        known = {c.name: c for c in self.settings.pawn_colours}
+        mapping = dict(players_by_colour) if players_by_colour else {name: name for name in known}
+        for colour in mapping:
+            if colour not in known:
+                raise ConfigError(f"camera.players_by_colour: {colour!r} is not a pawn colour ({', '.join(known)})")
+        self.players_by_colour = mapping
+        self._colours = tuple(known[c] for c in mapping)
+        self._maps: dict[Zone, tuple[FloatArray, int, int, float]] = {}
+
+    def _raster(self, zone: Zone) -> tuple[FloatArray, int, int, float]:
+        """(raster_from_table, width, height, pixels per square) for the grid zone."""
+        got = self._maps.get(zone)
+        if got is None:
+            sw, se, ne, nw = (np.array(p, np.float64) for p in zone.polygon)
+            side = (float(np.linalg.norm(se - sw)) / COLUMNS + float(np.linalg.norm(nw - sw)) / ROWS) / 2
+            per_square = max(8.0, side * self.settings.px_per_mm)
+            w, h = int(math.ceil((COLUMNS + 2 * PAD) * per_square)), int(math.ceil((ROWS + 2 * PAD) * per_square))
+            # raster corners of the grid (north up): south-west is bottom-left
+            dst = np.array(
+                [(PAD, ROWS + PAD), (COLUMNS + PAD, ROWS + PAD), (COLUMNS + PAD, PAD), (PAD, PAD)], np.float32
+            ) * np.float32(per_square)
+            src = np.array(zone.polygon, np.float32)
+            made = (np.asarray(cv2.getPerspectiveTransform(src, dst), np.float64), w, h, per_square)
+            self._maps[zone] = made
+            return made
+        return got
+
+    def squares(self, frame: Frame, calibration: Calibration, zone: Zone) -> dict[str, tuple[int, int]]:
+        """Colour -> (x, y) of each pawn seen on the grid."""
+        raster_from_table, w, h, per_square = self._raster(zone)
+        roi = cv2.warpPerspective(frame.image, raster_from_table @ calibration.table_from_image, (w, h), flags=cv2.INTER_LINEAR)
+        mm_per_square = per_square / self.settings.px_per_mm
+        pawn_px = self.settings.pawn_size_mm / mm_per_square * per_square
+        area = math.pi * (pawn_px / 2) ** 2
+        best: dict[str, Blob] = {}
+        for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
+            if blob.colour not in best or blob.pixels > best[blob.colour].pixels:
+                best[blob.colour] = blob
+        out = {}
+        for colour, blob in best.items():
+            x = math.floor(blob.centre[0] / per_square - PAD) + 1
+            y = ROWS - math.floor(blob.centre[1] / per_square - PAD)
+            if 1 <= x <= COLUMNS and 1 <= y <= ROWS:
+                out[colour] = (x, y)
+        return out
+
+    def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
+        out = []
+        for zone in zones:
+            if zone.kind in self.kinds and len(zone.polygon) == 4:
+                seen = self.squares(frame, calibration, zone)
+                pawns = {self.players_by_colour[c]: [x, y] for c, (x, y) in sorted(seen.items())}
+                out.append(vision_observation(zone, {"pawns": pawns}, frame.t))
+        return out

@@ -1,0 +1,196 @@
+"""The camera pipeline the service runs: frames in, settled VISION observations out.
+
+    pipeline = VisionPipeline(open_source("usb:0"), config.zones, settings, {"red": "anna"})
+    thread = pipeline.start(session.submit, stop)     # or pipeline.run(...) in a thread of yours
+    pipeline.health()                                  # for the scoreboard
+
+Per frame: keep the calibration current (markers), run each detector on its zones (only zone
+rasters are warped), steady pyramid faces, and pass each zone's view through the stabiliser;
+only settled changes reach ``on_observation``. Nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from companion.core import JsonObject, Observation, Zone
+from companion.errors import HardwareError
+from vision.calibration import CalibrationTracker
+from vision.detectors.cards import PyramidDetector
+from vision.detectors.common import Detector
+from vision.detectors.cubes import CubeDetector
+from vision.detectors.occupancy import OccupancyDetector
+from vision.detectors.pawns import PawnDetector
+from vision.frame import Frame
+from vision.settings import VisionSettings
+from vision.sources import FrameSource
+from vision.stability import FaceVote, SettledZone, ZoneStabiliser
+from vision.zones import check_zones
+
+log = logging.getLogger(__name__)
+
+RETRY_S = (0.5, 1.0, 2.0, 5.0)
+"""Waits between attempts to reopen a camera that failed (the last one repeats)."""
+
+
+@dataclass(frozen=True)
+class VisionHealth:
+    """What the scoreboard shows about the camera."""
+
+    camera: str
+    """``starting``, ``ok``, ``lost`` (reconnecting), ``ended`` (a file ran out) or ``stopped``."""
+    calibrated: bool
+    fps: float
+    frames: int
+    camera_message: str = ""
+    """Why the camera is not ``ok``, in one sentence (a cable to check)."""
+    calibration_message: str = ""
+    """Why the table cannot be found, naming the markers to uncover."""
+    hidden_markers: tuple[int, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The one thing a person should do now, or empty."""
+        if self.camera in ("lost", "starting") and self.camera_message:
+            return self.camera_message
+        return self.calibration_message if not self.calibrated else ""
+
+    def to_json(self) -> JsonObject:
+        return {
+            "camera": self.camera,
+            "calibrated": self.calibrated,
+            "message": self.message,
+            "fps": round(self.fps, 1),
+            "frames": self.frames,
+            "hidden_markers": list(self.hidden_markers),
+        }
+
+
+class VisionPipeline:
+    """Runs the detectors for ``zones`` on frames from ``source``; see the module docstring."""
+
+    def __init__(
+        self,
+        source: FrameSource,
+        zones: Sequence[Zone],
+        settings: VisionSettings | None = None,
+        players_by_colour: Mapping[str, str] | None = None,
+        *,
+        wait: Callable[[threading.Event, float], bool] | None = None,
+    ) -> None:
+        self.source = source
+        self.settings = s = settings or VisionSettings()
+        self.zones = tuple(z for z in check_zones(zones) if z.polygon)
+        self.tracker = CalibrationTracker(s.markers, s.marker_tolerance_px, s.marker_search_s, mat_bgr=s.mat_bgr)
+        self.stabiliser = ZoneStabiliser(s.settle_s)
+        self.faces = FaceVote(s.face_window_s)
+        detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), PawnDetector(s, players_by_colour), PyramidDetector(s)]
+        self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
+        self._work = [(d, zs) for d, zs in self._work if zs]
+        self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
+        self._lock = threading.Lock()
+        self._health = VisionHealth("starting", False, 0.0, 0)
+        self._ticks: deque[float] = deque(maxlen=30)
+
+    # -- one frame ------------------------------------------------------------------------------
+
+    def detect(self, frame: Frame) -> list[Observation]:
+        """Every watched zone's view in this frame, unsettled (empty when not calibrated)."""
+        status = self.tracker.update(frame.image, frame.t)
+        self._ticks.append(time.monotonic())
+        with self._lock:
+            h = self._health
+            self._health = VisionHealth("ok", status.ok, self._fps(), h.frames + 1, "", status.message, status.hidden)
+        if status.calibration is None:
+            return []
+        raw: list[Observation] = []
+        for detector, zones in self._work:
+            raw.extend(detector(frame, status.calibration, zones))
+        return [self.faces.smooth(o) for o in raw]
+
+    def process(self, frame: Frame) -> list[Observation]:
+        """The zones whose view settled with this frame (each change once)."""
+        out = []
+        for observation in self.detect(frame):
+            settled = self.stabiliser.observe(observation)
+            if settled is not None:
+                out.append(settled)
+        return out
+
+    # -- the loop -------------------------------------------------------------------------------
+
+    def run(self, on_observation: Callable[[Observation], None], stop: threading.Event) -> None:
+        """Read and process frames until ``stop`` is set or a file ends. A camera that fails is
+        reported in :meth:`health` and reopened with backoff; the loop carries on."""
+        failures = 0
+        opened = False
+        try:
+            while not stop.is_set():
+                if not opened:
+                    try:
+                        self.source.open()
+                        opened, failures = True, 0
+                    except HardwareError as exc:
+                        failures = self._lost(exc, failures)
+                        if self._wait(stop, RETRY_S[min(failures - 1, len(RETRY_S) - 1)]):
+                            break
+                        continue
+                try:
+                    frame = self.source.read()
+                except HardwareError as exc:
+                    self.source.close()
+                    opened = False
+                    failures = self._lost(exc, failures)
+                    if self._wait(stop, RETRY_S[min(failures - 1, len(RETRY_S) - 1)]):
+                        break
+                    continue
+                if frame is None:
+                    self._set_camera("ended", f"{self.source.name} has no more frames")
+                    return
+                for observation in self.process(frame):
+                    on_observation(observation)
+            self._set_camera("stopped", "")
+        finally:
+            if opened:
+                self.source.close()
+
+    def start(self, on_observation: Callable[[Observation], None], stop: threading.Event) -> threading.Thread:
+        """:meth:`run` in a daemon thread of its own (already started)."""
+        thread = threading.Thread(target=self.run, args=(on_observation, stop), name="vision", daemon=True)
+        thread.start()
+        return thread
+
+    def _lost(self, exc: HardwareError, failures: int) -> int:
+        log.warning("%s", exc)
+        self._set_camera("lost", str(exc))
+        return failures + 1
+
+    def _set_camera(self, camera: str, message: str) -> None:
+        with self._lock:
+            h = self._health
+            self._health = dataclasses.replace(h, camera=camera, camera_message=message, fps=0.0)
+
+    def _fps(self) -> float:
+        if len(self._ticks) < 2 or self._ticks[-1] <= self._ticks[0]:
+            return 0.0
+        return (len(self._ticks) - 1) / (self._ticks[-1] - self._ticks[0])
+
+    # -- what the rest of the service asks ------------------------------------------------------
+
+    def health(self) -> VisionHealth:
+        with self._lock:
+            return self._health
+
+    def settled(self) -> dict[str, SettledZone]:
+        """Each zone's settled view and since when (table time)."""
+        return self.stabiliser.settled()
+
+    def zone_age(self, zone: str, now: float) -> float | None:
+        """How long ``zone`` has shown its settled view at table time ``now``."""
+        return self.stabiliser.age(zone, now)

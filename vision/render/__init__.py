@@ -1,0 +1,1 @@
+"""A synthetic table renderer with exact ground truth, for the tests and bench/vision.py."""

@@ -1,0 +1,121 @@
+"""Debouncing the camera: a zone's new view counts only once it has held for the settle time.
+
+A hand passing over the table changes what the camera sees for a moment; the tracker reports
+nothing until a view has been the same in every frame for ``settle_s``, then reports it once,
+stamped with the time it began. It also keeps, per zone, the settled view and since when, so the
+session can tell how long the table has disagreed with what the game expects (the game decides
+what is unexplained, not the camera).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections import Counter, deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from companion.core import Observation, ZoneKind, canonical_json
+
+
+@dataclass(frozen=True)
+class SettledZone:
+    """A zone's settled view: the observation (stamped with when the view began) and since when."""
+
+    observation: Observation
+    since: float
+
+
+@dataclass
+class _Track:
+    candidate_key: str
+    candidate: Observation
+    candidate_since: float
+    settled_key: str | None = None
+    settled: SettledZone | None = None
+
+
+class ZoneStabiliser:
+    """Per zone: the view seen in every frame for ``settle_s`` becomes the settled view."""
+
+    def __init__(self, settle_s: float) -> None:
+        if settle_s < 0:
+            raise ValueError("settle_s must not be negative")
+        self.settle_s = settle_s
+        self._tracks: dict[str, _Track] = {}
+        self._lock = threading.Lock()
+
+    def observe(self, observation: Observation) -> Observation | None:
+        """Feed one frame's view of one zone; returns the zone's newly settled view, if any."""
+        zone = str(observation.payload["zone"])
+        key = canonical_json(observation.payload.get("state"))
+        t = observation.table_time
+        with self._lock:
+            track = self._tracks.get(zone)
+            if track is None:
+                track = self._tracks[zone] = _Track(key, observation, t)
+            elif key != track.candidate_key:
+                track.candidate_key, track.candidate, track.candidate_since = key, observation, t
+            if track.candidate_key != track.settled_key and t - track.candidate_since >= self.settle_s:
+                began = track.candidate_since
+                settled = dataclasses.replace(track.candidate, table_time=began)
+                track.settled_key, track.settled = track.candidate_key, SettledZone(settled, began)
+                return settled
+        return None
+
+    def settled(self) -> dict[str, SettledZone]:
+        """Every zone's settled view (zones not yet settled are absent)."""
+        with self._lock:
+            return {zone: tr.settled for zone, tr in self._tracks.items() if tr.settled is not None}
+
+    def age(self, zone: str, now: float) -> float | None:
+        """How long ``zone`` has been in its settled state at table time ``now`` (None: not settled)."""
+        with self._lock:
+            track = self._tracks.get(zone)
+            return None if track is None or track.settled is None else now - track.settled.since
+
+    def pending(self, zone: str) -> SettledZone | None:
+        """A view of ``zone`` that differs from the settled one and has not held long enough yet."""
+        with self._lock:
+            track = self._tracks.get(zone)
+            if track is None or track.candidate_key == track.settled_key:
+                return None
+            return SettledZone(track.candidate, track.candidate_since)
+
+    def reset(self) -> None:
+        """Forget everything (the camera moved to another table)."""
+        with self._lock:
+            self._tracks.clear()
+
+
+class FaceVote:
+    """Steadies a pyramid slot's card face: the most frequent read over the last ``window_s``.
+
+    Reading a small corner index misses now and then (blur, a glint); without this a single bad
+    read would restart the settle clock. Reads of None (index not legible) do not vote.
+    """
+
+    def __init__(self, window_s: float) -> None:
+        self.window_s = window_s
+        self._reads: dict[str, deque[tuple[float, str]]] = {}
+
+    def smooth(self, observation: Observation) -> Observation:
+        payload = observation.payload
+        if payload.get("zone_kind") != ZoneKind.PYRAMID_SLOT.value:
+            return observation
+        state: Mapping[str, object] = payload["state"]
+        reads = self._reads.setdefault(str(payload["zone"]), deque())
+        t = observation.table_time
+        card = state.get("card")
+        if isinstance(card, str):
+            reads.append((t, card))
+        while reads and reads[0][0] < t - self.window_s:
+            reads.popleft()
+        if not state.get("occupied") or not reads:
+            return observation
+        counts = Counter(c for _, c in reads)
+        top = max(counts.values())
+        best = next(c for _, c in reversed(reads) if counts[c] == top)  # ties: the latest read
+        if best == card:
+            return observation
+        return dataclasses.replace(observation, payload={**payload, "state": {**state, "card": best}})

@@ -75,6 +75,8 @@ def deck_of_game(game: Any) -> tuple[str, ...] | None:
     if deck is None:
         return None
     cards = deck() if callable(deck) else deck
+    if cards is None:
+        return None
     return tuple(str(card) for card in cards)
 
 

@@ -94,22 +94,22 @@ class LogRow(NewRow):
         return out
 
 
+def _texts(row: NewRow) -> tuple[str, str | None, str | None, str | None]:
+    """The canonical JSON of a row's JSON columns, made once: they are both stored and hashed."""
+    return canonical_json(row.payload), _dump(row.move), _dump(row.verdict), _dump(row.alert)
+
+
+def _chain(prev_hash: str, seq: int, row: NewRow, texts: tuple[str, str | None, str | None, str | None]) -> str:
+    # The canonical row is canonical_json([seq, kind, source, table_time, wall_time, mono_time,
+    # payload, move, verdict, alert, error]); built from the stored texts, so nothing is encoded twice.
+    scalars = [canonical_json(v) for v in (seq, row.kind, row.source, row.table_time, row.wall_time, row.mono_time)]
+    body = ",".join(scalars + [t if t is not None else "null" for t in texts] + [canonical_json(row.error)])
+    return hashlib.sha256((prev_hash + "[" + body + "]").encode("utf-8")).hexdigest()
+
+
 def row_hash(prev_hash: str, seq: int, row: NewRow) -> str:
     """``sha256(prev_hash + canonical row)``; the canonical row is every column but the hashes."""
-    body: list[JsonValue] = [
-        seq,
-        row.kind,
-        row.source,
-        row.table_time,
-        row.wall_time,
-        row.mono_time,
-        row.payload,
-        row.move,
-        row.verdict,
-        row.alert,
-        row.error,
-    ]
-    return hashlib.sha256((prev_hash + canonical_json(body)).encode("utf-8")).hexdigest()
+    return _chain(prev_hash, seq, row, _texts(row))
 
 
 def _loads(text: str | None, seq: int, column: str) -> Any:
@@ -189,34 +189,17 @@ class GameLog:
         with self._lock:
             seq, prev = self._last_seq, self._last_hash
             stored: list[LogRow] = []
+            values: list[tuple[Any, ...]] = []
             for row in rows:
                 seq += 1
-                digest = row_hash(prev, seq, row)
+                texts = _texts(row)
+                digest = _chain(prev, seq, row, texts)
                 stored.append(LogRow(**row.__dict__, seq=seq, prev_hash=prev, hash=digest))
+                values.append((seq, row.kind, row.source, row.table_time, row.wall_time, row.mono_time, *texts, row.error, prev, digest))
                 prev = digest
             try:
                 self._db.execute("BEGIN IMMEDIATE")
-                self._db.executemany(
-                    f"INSERT INTO rows ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    [
-                        (
-                            r.seq,
-                            r.kind,
-                            r.source,
-                            r.table_time,
-                            r.wall_time,
-                            r.mono_time,
-                            canonical_json(r.payload),
-                            _dump(r.move),
-                            _dump(r.verdict),
-                            _dump(r.alert),
-                            r.error,
-                            r.prev_hash,
-                            r.hash,
-                        )
-                        for r in stored
-                    ],
-                )
+                self._db.executemany(f"INSERT INTO rows ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
                 self._db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if self._db.in_transaction:

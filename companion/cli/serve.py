@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import threading
 from pathlib import Path
@@ -10,10 +11,8 @@ from typing import Any
 
 from companion.config import DEFAULT_CONFIG, load_config
 from companion.errors import ConfigError
-from companion.games import get_game
-from companion.log import GameLog
-from companion.service import lan_url, new_pin, print_welcome, start_web, table_secret
-from companion.session import Session
+from companion.service import print_welcome
+from companion.table_service import TableService
 
 
 def add_parser(sub: Any) -> None:
@@ -36,27 +35,20 @@ def init(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
-    config = load_config(args.config)
-    game = get_game(config.header.game)
-    game_log = GameLog(config.log_path)
-    resumed = game_log.header() is not None
-    session = Session(game, game_log, None if resumed else config.header)
-    if resumed and session.header.to_json() != config.header.to_json():
-        print(f"note: resuming the game in {config.log_path}; its header differs from the config's [game]", file=sys.stderr)
-    session.start()
-    pin = config.web.pin or new_pin()
-    secret = table_secret(config.log_path.with_suffix(".secret"))
-    public = lan_url(config.web.host, config.web.port)
-    web = start_web(session, config.web, pin, secret, public)
-    print(f"{game.title}: {'resumed' if resumed else 'new game'} — log {config.log_path}")
-    print_welcome(web.url, public, pin, session.header.players, secret, game.id)
-    sys.stdout.flush()
     waiter = stop or threading.Event()
+    if stop is None and threading.current_thread() is threading.main_thread():
+        # systemd stops the service with SIGTERM: finish the batch in hand, close the log, exit 0.
+        signal.signal(signal.SIGTERM, lambda signum, frame: waiter.set())
+    config = load_config(args.config)
+    service = TableService(config).start()
+    if service.resumed and service.session.header.to_json() != config.header.to_json():
+        print(f"note: resuming the game in {config.log_path}; its header differs from the config's [game]", file=sys.stderr)
+    assert service.web is not None
+    print(f"{service.game.title}: {'resumed' if service.resumed else 'new game'} — log {config.log_path}")
+    print_welcome(service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, service.game.id)
     try:
         while not waiter.wait(1.0):
             pass
     finally:
-        web.close()
-        session.stop()
-        game_log.close()
+        service.stop()
     return 0

@@ -32,6 +32,7 @@ browser:
 	fi
 
 test: $(STAMP) browser
+	$(VENV)/bin/mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 typecheck: $(STAMP)

@@ -203,7 +203,7 @@ def build_script(seed: int = 7, illegal_every: int | None = 13, beaten_every: in
             )
         )
         if beaten is not None:
-            number = int(beaten.pile)  # type: ignore[arg-type]
+            number = int(beaten.pile)
             assert beaten.card is not None
             zone = f"pile-{number}"
             slap = (table.tap(zone, beaten.card, 0.03), table.lift(zone, beaten.card, pace))

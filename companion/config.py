@@ -236,7 +236,9 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
                 raise ConfigError(f'zones[{i}].reader: "{zone.reader}" already watches zone "{readers[zone.reader]}"')
             readers[zone.reader] = zone.name
     try:
-        get_game(game_id).new_state(header)
+        # The setup is checked whenever it is given; `companion serve` also needs it when it is not
+        # (TableService says so), while `companion enroll` does not care how the cards were dealt.
+        get_game(game_id).new_state(header) if header.setup else get_game(game_id).parse_options(header.options)
     except CompanionError as exc:
         raise ConfigError(f"game: {exc}") from exc
     return TableConfig(

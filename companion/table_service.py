@@ -13,6 +13,7 @@ from typing import Any
 
 from companion.config import TableConfig
 from companion.core import JsonObject, Unexplained
+from companion.errors import ConfigError, SetupError
 from companion.games import get_game
 from companion.log import GameLog
 from companion.service import WebServer, lan_url, new_pin, start_web, table_secret
@@ -31,7 +32,11 @@ class TableService:
         self.game = get_game(config.header.game)
         self.log = GameLog(config.log_path)
         self.resumed = self.log.header() is not None
-        self.session = Session(self.game, self.log, None if self.resumed else config.header)
+        try:
+            self.session = Session(self.game, self.log, None if self.resumed else config.header)
+        except SetupError as exc:
+            self.log.close()
+            raise ConfigError(f"{config.path}: game.setup: {exc}") from exc
         self.pin = pin or config.web.pin or new_pin()
         self.secret = table_secret(config.log_path.with_suffix(".secret"))
         self.public_url: str | None = None

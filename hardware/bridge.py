@@ -11,7 +11,6 @@ quiet it reports ``silent``; it never stops on bad input.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -33,6 +32,7 @@ from hardware.protocol import (
     parse_frame,
     split_line,
 )
+from hardware.worker import ReaderThread
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,7 @@ EventSink = Callable[[ReaderEvent], object]
 SerialOpener = Callable[..., Any]
 
 
-class ArrayBridge:
+class ArrayBridge(ReaderThread):
     """Reads one reader array. ``start()`` it, ``stop()`` it; health goes to ``health``."""
 
     def __init__(
@@ -59,6 +59,7 @@ class ArrayBridge:
         read_timeout_s: float = 0.05,
         open_serial: SerialOpener = serial.serial_for_url,
     ) -> None:
+        super().__init__()
         self.port = port
         self.link_id = link_id
         self._on_event = on_event
@@ -70,8 +71,6 @@ class ArrayBridge:
         self._backoff = backoff or Backoff(0.1, 5.0)
         self._read_timeout_s = read_timeout_s
         self._open_serial = open_serial
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._seq = SequenceTracker()
         self._device_clock = DeviceClock()
         self._channels: set[int] = set(channels)
@@ -85,24 +84,9 @@ class ArrayBridge:
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError(f"the bridge to {self.port} is already running")
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"array-bridge:{self.port}", daemon=True)
-        self._thread.start()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout)
-            if thread.is_alive():
-                log.error("the bridge to %s did not stop within %.1f s", self.port, timeout)
-
     @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+    def thread_name(self) -> str:
+        return f"array-bridge:{self.port}"
 
     def __enter__(self) -> "ArrayBridge":
         self.start()

@@ -11,7 +11,6 @@ backoff, then ``down`` if it stays away; the other readers never wait for it.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -23,6 +22,7 @@ import nfc.tag
 from companion.errors import HardwareError
 from companion.table.events import ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.worker import ReaderThread
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ def targets_for(path: str) -> tuple[str, ...]:
     return UDP_TARGETS if path.startswith("udp") else DEFAULT_TARGETS
 
 
-class NfcReader:
+class NfcReader(ReaderThread):
     """One nfcpy reader in its own thread. ``start()``, ``stop()``; events to ``on_event``."""
 
     def __init__(
@@ -64,6 +64,7 @@ class NfcReader:
         backoff: Backoff | None = None,
         opener: FrontendOpener = open_frontend,
     ) -> None:
+        super().__init__()
         self.path = path
         self.reader_id = path
         self._on_event = on_event
@@ -75,36 +76,14 @@ class NfcReader:
         self._down_after_s = down_after_s
         self._backoff = backoff or Backoff(0.2, 5.0)
         self._opener = opener
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self._held: str | None = None  # the tag on the reader as last reported
         health.set_status(self.reader_id, Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def start(self) -> None:
-        if self._thread is not None:
-            raise RuntimeError(f"the reader {self.path} is already running")
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=f"nfc-reader:{self.path}", daemon=True)
-        self._thread.start()
-
-    def request_stop(self) -> None:
-        """Ask the thread to stop; it finishes the nfcpy call it is in (at most about a second)."""
-        self._stop.set()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        """Ask the thread to stop and wait for it."""
-        self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
-            thread.join(timeout)
-            if thread.is_alive():
-                log.error("the reader %s did not stop within %.1f s", self.path, timeout)
-
     @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+    def thread_name(self) -> str:
+        return f"nfc-reader:{self.path}"
 
     # -- the loop ---------------------------------------------------------------------------
 

@@ -133,3 +133,14 @@ def test_serve_reads_the_array_shows_faults_and_resumes(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0
         array.close()
+
+
+def test_serve_without_the_setup_a_game_needs_says_which_key(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text('[game]\nid = "horrible-mountain-2"\nplayers = ["anna", "ben"]\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "serve", "--config", str(config)], capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert "game.setup" in result.stderr and "evil_master" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1

@@ -6,6 +6,7 @@ the number of tiles stacked on it. A step is a height difference of 1, a cliff o
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,6 +42,10 @@ NAMES: Mapping[Square, Direction] = {(0, 1): "N", (1, 0): "E", (0, -1): "S", (-1
 
 NotchSetting = Literal["off_board", "table"]
 
+Ray = tuple[Square, int, int, Square | None, int | None]
+"""One square of a line (see Board.ray): the square, its rise, its cost in MP, the square after it
+and that one's rise."""
+
 
 @dataclass(frozen=True)
 class Board:
@@ -48,8 +53,12 @@ class Board:
 
     heights: Mapping[Square, int]
     peak: frozenset[Square] = PEAK
-    memo: dict[object, frozenset[Square]] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """Squares derived from the heights alone (conflicts.py's reaches), computed once per board."""
+    memo: dict[tuple[str, Square, str, int], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """conflicts.reach by (kind, square, direction, movement points): the squares (a bit mask) a
+    move, roar or snowball could touch, which depend on the heights alone, so are worked out once
+    per board (and read directly by resolve.py, where every coin of every step asks)."""
+    rays: dict[tuple[Square, str], tuple[Ray, ...]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """``ray`` results, remembered: movement and snowballs walk these lines all the time."""
 
     def height(self, square: Square) -> int | None:
         """The square's height, or None when the square is off the board."""
@@ -58,13 +67,42 @@ class Board:
     def on_board(self, square: Square) -> bool:
         return square in self.heights
 
+    def ray(self, square: Square, direction: str) -> tuple[Ray, ...]:
+        """The squares in a straight line from ``square`` (not included) towards ``direction``, up
+        to the edge, as a yeti or a snowball meets them: each square, its rise from the square
+        before it (+1 a step up, 2+ a cliff up, -2 or less a cliff down), the MP a yeti pays to
+        step onto it (EV-MOVE), the square after it and that one's rise from it (None, None past
+        the edge: where a yeti there would be pushed)."""
+        line = self.rays.get((square, direction))
+        if line is None:
+            heights = self.heights
+            dx, dy = VECTORS[direction]
+            out = []
+            here = square
+            there = (here[0] + dx, here[1] + dy)
+            while there in heights:
+                after = (there[0] + dx, there[1] + dy)
+                h_after = heights.get(after)
+                push_rise = None if h_after is None else h_after - heights[there]
+                rise = heights[there] - heights[here]
+                cost = 2 if rise == 1 else 1  # EV-MOVE: 1 MP flat or down, 2 MP up a step
+                out.append((there, rise, cost, after if h_after is not None else None, push_rise))
+                here, there = there, after
+            line = self.rays[(square, direction)] = tuple(out)
+        return line
+
     def grid(self) -> list[list[int | None]]:
         """Heights as rows y = 1..6 of columns x = 1..8 (``grid[y-1][x-1]``); None is off the board."""
         return [[self.heights.get((x, y)) for x in range(1, WIDTH + 1)] for y in range(1, DEPTH + 1)]
 
 
+@functools.cache
 def make_board(notches: NotchSetting = "off_board") -> Board:
-    """The Everest mountain. ``notches``: "off_board" (GAPS.md default) or "table" (height 0)."""
+    """The Everest mountain. ``notches``: "off_board" (GAPS.md default) or "table" (height 0).
+
+    One Board per setting, shared by every game: a Board never changes, and sharing it lets its
+    ``memo`` (conflicts.py's reaches) be worked out once rather than once per game.
+    """
     heights: dict[Square, int] = {}
     for row, values in enumerate(LAYOUT):
         y = DEPTH - row
@@ -93,5 +131,24 @@ def is_cliff(difference: int) -> bool:
     return abs(difference) >= 2
 
 
+_NEIGHBOURS: dict[Square, tuple[tuple[Direction, Square], ...]] = {}
+
+
+def neighbours(square: Square) -> tuple[tuple[Direction, Square], ...]:
+    """The four squares beside ``square`` (on the board or not), N, E, S, W, each with its direction:
+    remembered, as every roar looks at them."""
+    around = _NEIGHBOURS.get(square)
+    if around is None:
+        around = _NEIGHBOURS[square] = tuple((d, step(square, VECTORS[d])) for d in DIRECTIONS)
+    return around
+
+
+_SQUARE_TEXT: dict[Square, str] = {}
+"""``square_text`` results: the same few dozen squares are named in nearly every event line."""
+
+
 def square_text(square: Square) -> str:
-    return f"({square[0]},{square[1]})"
+    text = _SQUARE_TEXT.get(square)
+    if text is None:
+        text = _SQUARE_TEXT[square] = f"({square[0]},{square[1]})"
+    return text

@@ -44,39 +44,39 @@ def perform(t: Scratch, unit: Unit) -> tuple[object, ...] | None:
     return None
 
 
-def _result(t: Scratch, order: Sequence[Unit]) -> tuple[object, ...]:
-    roars: list[tuple[int, tuple[object, ...]]] = []
-    for unit in order:
-        footprint = perform(t, unit)
-        if footprint is not None:
-            roars.append((unit[1][0][0], footprint))
-    roars.sort(key=lambda r: r[0])
-    return t.signature() + tuple(roars)
+_BITS: dict[Square, int] = {}
+"""One bit per square ever named in a reach, so a set of squares is an int and overlap is one ``&``."""
 
 
-def _reach(board: Board, pos: Sequence[Square | None], unit: Unit) -> frozenset[Square]:
-    """Every square a unit could look at or change, whatever happens first (a safe over-estimate)."""
-    kind, parts = unit
-    out: frozenset[Square] = frozenset()
-    for seat, direction, mp in parts:
-        here = pos[seat]
-        if here is not None:
-            key = (kind, here, direction, mp)
-            line = board.memo.get(key)
-            if line is None:
-                line = board.memo[key] = _line(board, kind, here, direction, mp)
-            out = out | line
+def _mask(squares: set[Square]) -> int:
+    out = 0
+    for square in squares:
+        bit = _BITS.get(square)
+        if bit is None:
+            bit = _BITS[square] = 1 << len(_BITS)
+        out |= bit
     return out
 
 
-def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> frozenset[Square]:
+def reach(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> int:
+    """Every square one part of a unit (``kind`` from ``here``) could look at or change, whatever
+    happens first (a safe over-estimate), as a bit mask (see ``_BITS``). Heights never change, so
+    it is worked out once per board and remembered."""
+    key = (kind, here, direction, mp)
+    known = board.memo.get(key)
+    if known is None:
+        known = board.memo[key] = _mask(_line(board, kind, here, direction, mp))
+    return known
+
+
+def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> set[Square]:
     """Heights never change, so a move is cut short where even an empty line would stop it (a cliff
     up, the MP spent on squares and steps), plus one square for a push; a snowball flies until the
     first upward slope, plus one square for its push; a roar reaches its four neighbours."""
     out = {here}
     if kind == "roar":
         out.update(step(here, v) for v in VECTORS.values())
-        return frozenset(out)
+        return out
     v = VECTORS[direction]
     budget = mp if kind == "move" else 99
     while True:
@@ -98,14 +98,16 @@ def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int)
                 out.add(step(there, v))  # a yeti standing there could have been pushed on
                 break
         here = there
-    return frozenset(out)
+    return out
 
 
-def _groups(reaches: list[frozenset[Square]]) -> list[list[int]]:
+def _groups(reaches: list[int]) -> list[list[int]]:
     """Units whose reaches touch, directly or through others: only these can change each other."""
-    groups: list[tuple[set[Square], list[int]]] = []
+    if len(reaches) == 2:  # no need to merge: one group or two
+        return [[0, 1]] if reaches[0] & reaches[1] else [[0], [1]]
+    groups: list[tuple[int, list[int]]] = []
     for i, reach in enumerate(reaches):
-        merged_squares, merged = set(reach), [i]
+        merged_squares, merged = reach, [i]
         keep = []
         for squares, members in groups:
             if squares & merged_squares:
@@ -118,21 +120,65 @@ def _groups(reaches: list[frozenset[Square]]) -> list[list[int]]:
 
 
 def units_conflict(t: Scratch, units: Sequence[Unit]) -> bool:
-    """True if performing ``units`` in two different orders can give two different boards."""
+    """True if performing ``units`` in two different orders can give two different boards.
+
+    Units whose reaches (see ``reach``) do not touch, directly or through others, cannot change
+    each other, so only the orders within each group of touching units are tried. (resolve.py
+    asks this only when two reaches touch; with none touching the answer is False.)
+    """
     if len(units) < 2:
         return False
-    reaches = [_reach(t.board, t.pos, u) for u in units]
+    board, pos = t.board, t.pos
+    memo = board.memo
+    reaches = []
+    for kind, parts in units:
+        squares = 0
+        for seat, direction, mp in parts:
+            here = pos[seat]
+            if here is not None:
+                squares |= memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp)
+        reaches.append(squares)
     for members in _groups(reaches):
         if len(members) < 2:
             continue  # nobody else can touch its squares: every order ends the same for it
-        group = [units[i] for i in members]
-        first: tuple[object, ...] | None = None
-        for order in permutations(group):
-            result = _result(t.copy(), order)
-            if first is None:
-                first = result
-            elif result != first:
+        if _group_conflicts(t, [units[i] for i in members]):
+            return True
+    return False
+
+
+def _group_conflicts(t: Scratch, group: list[Unit]) -> bool:
+    """True if the units of one group end differently in two of their orders.
+
+    The rulebook's test performs the group in every order and compares the results: where every
+    yeti ends up, and each roar's footprint. A roar changes nothing, so only the orders of the
+    other units are tried, and each roar's footprint is read at every point of those orders
+    instead. The results all agree exactly when those orders all end alike and no roar's footprint
+    ever differs from the one before anything happened, since a roar may come first or after any
+    part of any order. (Two units and a roar: one copy, not six.)
+    """
+    roars = [parts[0] for kind, parts in group if kind == "roar"]
+    others = [unit for unit in group if unit[0] != "roar"]
+    before = [roar_footprint(t, seat, direction) for seat, direction, _ in roars]
+    first: tuple[object, ...] | None = None
+    for order in permutations(others):
+        s = t.copy(loud=False)
+        for unit in order:
+            perform(s, unit)
+            if roars and _roar_changed(s, roars, before):
                 return True
+        end = s.signature()
+        if first is None:
+            first = end
+        elif end != first:
+            return True
+    return False
+
+
+def _roar_changed(s: Scratch, roars: list[Part], before: list[tuple[object, ...]]) -> bool:
+    """Whether any roar would now see something other than it did before anything happened."""
+    for (seat, direction, _), footprint in zip(roars, before):
+        if roar_footprint(s, seat, direction) != footprint:
+            return True
     return False
 
 

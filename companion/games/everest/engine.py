@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from companion.core import (
@@ -26,17 +27,30 @@ from companion.games.everest.state import (
     ConflictRolls,
     EverestState,
     OrderChoice,
-    Phase,
+    PLAN,
+    ROUND_END,
     RoarChecks,
     RoarReactions,
 )
 
 log = logging.getLogger(__name__)
 
+LEGAL = Verdict.legal()  # the one legal verdict, fetched once: every move's check ends with it
+_COIN = attrgetter("coin")
+
 
 def plans_needed(state: EverestState) -> tuple[int, ...]:
     """Seats that still owe a plan this round (a player with no usable coins plans nothing: EV-DAZED)."""
     return tuple(s for s in range(len(state.players)) if state.plans[s] is None and state.usable(s) > 0)
+
+
+def _all_planned(plans: tuple[object, ...], aside: tuple[int, ...]) -> bool:
+    """``not plans_needed(state)`` for these plans, without building the tuple (apply asks after
+    every plan): a player with coins left (fewer than six aside) owes one."""
+    for plan, coins_aside in zip(plans, aside):
+        if plan is None and coins_aside < 6:
+            return False
+    return True
 
 
 def roll_waiting(state: EverestState) -> tuple[int, ...]:
@@ -45,7 +59,7 @@ def roll_waiting(state: EverestState) -> tuple[int, ...]:
     if isinstance(need, (ConflictRolls, RoarReactions)):
         return tuple(sorted(need.waiting))
     if isinstance(need, RoarChecks):
-        return tuple(sorted(seat for seat, _ in need.waiting))
+        return tuple(sorted([seat for seat, _ in need.waiting]))
     return ()
 
 
@@ -66,32 +80,38 @@ class Everest(Game[EverestState]):
     def check(self, state: EverestState, move: Move) -> Verdict:
         if isinstance(move, EndRound):
             return self._check_end_round(state, move)
-        seat = state.seat(move.by)
+        players = state.players
+        seat = players.index(move.by) if move.by in players else None  # state.seat, inline: every move asks
         if seat is None:
             return Verdict.illegal("EV-PLAYER", f"{move.by or 'nobody'} is not a player in this game", "say which player acts")
-        name = state.players[seat]
         if isinstance(move, Plan):
             return self._check_plan(state, seat, move)
+        name = players[seat]
         if isinstance(move, Roll):
             if seat not in roll_waiting(state):
                 return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
-            return Verdict.legal()
+            return LEGAL
         if isinstance(move, Order):
             return self._check_order(state, seat, move)
         raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover - the codec only makes these
 
     def _check_plan(self, state: EverestState, seat: int, move: Plan) -> Verdict:
         name = state.players[seat]
-        fix = f"{name}: take your coins back and wait"
-        if state.phase is not Phase.PLAN:
-            return Verdict.illegal("EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", fix)
+        if state.phase is not PLAN:
+            return Verdict.illegal(
+                "EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", f"{name}: take your coins back and wait"
+            )
         usable = state.usable(seat)
         if usable == 0:
-            return Verdict.illegal("EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", fix)
-        coins = [c.coin for c in move.coins]
-        if len(set(coins)) != len(coins):
+            return Verdict.illegal(
+                "EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", f"{name}: take your coins back and wait"
+            )
+        coins = list(map(_COIN, move.coins))
+        named = set(coins)
+        if len(named) != len(coins):
             return Verdict.illegal("EV-PLAN-COINS", f"{name}'s plan uses a coin twice; each coin is one action", "plan with different coins")
-        aside = sorted(set(coins) & state.aside_known[seat], key=COINS.index)
+        known = state.aside_known[seat]
+        aside = sorted(named & known, key=COINS.index) if known else None  # nothing is aside, mostly
         if aside:
             return Verdict.illegal(
                 "EV-PLAN-COINS", f"{name}'s {aside[0]} coin is set aside for damage until the yeti heals", "plan with other coins"
@@ -105,7 +125,7 @@ class Everest(Game[EverestState]):
             return Verdict.illegal(
                 "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"
             )
-        return Verdict.legal()
+        return LEGAL
 
     def _check_order(self, state: EverestState, seat: int, move: Order) -> Verdict:
         need = state.need
@@ -122,13 +142,13 @@ class Everest(Game[EverestState]):
                 f"the order must name each of {', '.join(expected)} once",
                 f"list {', '.join(expected)} in the order their actions happen",
             )
-        return Verdict.legal()
+        return LEGAL
 
     def _check_end_round(self, state: EverestState, move: EndRound) -> Verdict:
         if move.by is not None and state.seat(move.by) is None:
             return Verdict.illegal("EV-PLAYER", f"{move.by} is not a player in this game", "say which player ends the round")
-        if state.phase is not Phase.ROUND_END:
-            why = "the plans are not all in yet" if state.phase is Phase.PLAN else "the round's actions are not all done"
+        if state.phase is not ROUND_END:
+            why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
             return Verdict.illegal("EV-ROUND-END", f"the round cannot end: {why}", "finish the round first")
         for player in move.heal:
             if state.seat(player) is None:
@@ -148,7 +168,7 @@ class Everest(Game[EverestState]):
             verdict = self._check_set_aside(state, move, player, named)
             if not verdict.ok:
                 return verdict
-        return Verdict.legal()
+        return LEGAL
 
     def _check_set_aside(self, state: EverestState, move: EndRound, player: str, named: tuple[str, ...]) -> Verdict:
         seat = state.seat(player)
@@ -161,30 +181,30 @@ class Everest(Game[EverestState]):
             return Verdict.illegal("EV-DAMAGE", f"{player} sets aside {due} coin{'s' if due != 1 else ''} this round, not {len(named)}", fix)
         if len(set(named)) != len(named) or set(named) & state.aside_known[seat]:
             return Verdict.illegal("EV-DAMAGE", f"{player} names a coin twice or one already set aside", fix)
-        return Verdict.legal()
+        return LEGAL
 
     # -- apply ------------------------------------------------------------------------------------
 
     def apply(self, state: EverestState, move: Move) -> EverestState:
+        players = state.players
+        seat = players.index(move.by) if move.by in players else None  # state.seat, inline
         if isinstance(move, Plan):
-            seat = state.seat(move.by)
             assert seat is not None
             plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
-            state = state.evolve(plans=plans)
-            return resolve.reveal(state) if not plans_needed(state) else state
+            if None not in plans or _all_planned(plans, state.aside):
+                return resolve.reveal(state, plans)
+            return state.evolve(plans=plans)
         if isinstance(move, Roll):
-            seat = state.seat(move.by)
             assert seat is not None
-            state = state.evolve(events=state.events + (f"EV-ROLL: {state.players[seat]} rolls {move.value}",))
-            return resolve.rolled(state, seat, DIE_VALUE[move.value])
+            return resolve.rolled(state, seat, DIE_VALUE[move.value], f"EV-ROLL: {players[seat]} rolls {move.value}")
         if isinstance(move, Order):
-            seats = tuple(state.players.index(p) for p in move.sequence)
+            seats = tuple([state.players.index(p) for p in move.sequence])
             return resolve.ordered(state, seats)
         if isinstance(move, EndRound):
-            heal = frozenset(state.players.index(p) for p in move.heal)
+            heal = frozenset([state.players.index(p) for p in move.heal])
             named = {state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()}
             state = rounds.end_round(state, heal, named)
-            return resolve.reveal(state) if not plans_needed(state) else state
+            return resolve.reveal(state) if _all_planned(state.plans, state.aside) else state
         raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover
 
     # -- the end ----------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 The engine copies the state's positions and damage into a :class:`Scratch`, carries the actions
 out on it, and builds the next frozen state from it; nothing here touches a state in place.
+
+Conflict detection (conflicts.py) carries the same actions out on *quiet* copies, in every order,
+and only compares where the yeti end up: a quiet copy writes no event lines, so every note below is
+written only ``if t.loud`` (formatting the words was a third of the cost of a simulated move).
 """
 
 from __future__ import annotations
@@ -9,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from companion.games.everest.board import VECTORS, Board, Direction, Square, square_text, step
+from companion.games.everest.board import VECTORS, Board, Direction, Square, neighbours, square_text, step
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +21,7 @@ log = logging.getLogger(__name__)
 class Scratch:
     """A working copy of the yeti on the mountain: positions, this round's damage, who left the board."""
 
-    __slots__ = ("board", "names", "pos", "damage", "off", "events", "pushed_fall_damage")
+    __slots__ = ("board", "names", "pos", "damage", "off", "events", "pushed_fall_damage", "loud")
 
     def __init__(
         self,
@@ -35,15 +39,24 @@ class Scratch:
         self.off = set(off)
         self.events: list[str] = []
         self.pushed_fall_damage = pushed_fall_damage
+        self.loud = True  # False on conflict detection's copies: nothing reads their events
 
-    def copy(self) -> "Scratch":
-        return Scratch(self.board, self.names, self.pos, self.damage, self.off, self.pushed_fall_damage)
+    def copy(self, loud: bool = True) -> "Scratch":
+        """The same yeti, with no events yet (built slot by slot: conflict detection copies a lot)."""
+        new = Scratch.__new__(Scratch)
+        new.board = self.board
+        new.names = self.names
+        new.pos = self.pos[:]
+        new.damage = self.damage[:]
+        new.off = set(self.off)
+        new.events = []
+        new.pushed_fall_damage = self.pushed_fall_damage
+        new.loud = loud
+        return new
 
     def occupant(self, square: Square) -> int | None:
-        for seat, here in enumerate(self.pos):
-            if here == square:
-                return seat
-        return None
+        pos = self.pos
+        return pos.index(square) if square in pos else None  # the first seat there, found in C
 
     def signature(self) -> tuple[object, ...]:
         """The board configuration, for telling whether two orders of actions end differently."""
@@ -56,7 +69,8 @@ class Scratch:
         # EV-EDGE: off the edge ends the move and cancels the round's remaining actions.
         self.pos[seat] = None
         self.off.add(seat)
-        self.note(f"EV-EDGE: {self.names[seat]}'s yeti {why} off the edge of the board; its remaining actions are cancelled")
+        if self.loud:
+            self.events.append(f"EV-EDGE: {self.names[seat]}'s yeti {why} off the edge of the board; its remaining actions are cancelled")
 
     def _knocked(self, seat: int, frm: Square, to: Square | None, why: str, rule: str = "EV-PUSH") -> None:
         """Put a pushed yeti on ``to`` (None: off the edge); a drop of 2 or more is a fall."""
@@ -68,94 +82,93 @@ class Scratch:
         if drop >= 2:
             if self.pushed_fall_damage:
                 self.damage[seat] += 1
-                self.note(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)} and takes 1 damage")
-            else:
-                self.note(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)}")
-        else:
-            self.note(f"{rule}: {self.names[seat]}'s yeti is {why} to {square_text(to)}")
+                if self.loud:
+                    self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)} and takes 1 damage")
+            elif self.loud:
+                self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)}")
+        elif self.loud:
+            self.events.append(f"{rule}: {self.names[seat]}'s yeti is {why} to {square_text(to)}")
 
 
 def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "moves", rule: str = "EV-MOVE") -> None:
-    """Move a yeti up to ``mp`` movement points in a straight line (EV-MOVE and the rules it names)."""
-    here = t.pos[seat]
-    if here is None:
+    """Move a yeti up to ``mp`` movement points in a straight line (EV-MOVE and the rules it names).
+
+    The hottest loop of the engine (conflict detection runs it for every order tried), so it walks
+    the board's remembered ray (each square with its rise, and where a push would send a yeti)
+    and finds an occupant with ``in`` and ``list.index``.
+    """
+    pos = t.pos
+    here = pos[seat]
+    if here is None or mp <= 0:
         return
-    d = VECTORS[direction]
-    name = t.names[seat]
-    board = t.board
     start = here
+    ray = t.board.rays.get((here, direction))
+    if ray is None:  # (an empty ray, at the edge, is remembered too)
+        ray = t.board.ray(here, direction)
+    name = t.names[seat]
     stop = ""
-    while mp > 0:
-        there = step(here, d)
-        h_there = board.height(there)
-        if h_there is None:
-            if here != start:
-                t.note(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
-            t._leave_board(seat, f"{what} {direction}")
-            return
-        rise = h_there - board.heights[here]
+    for there, rise, cost, beyond, push_rise in ray:
         if rise >= 2:
             stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {square_text(there)} and loses its last {mp} MP"
             break
-        falling = rise <= -2
-        cost = 2 if rise == 1 else 1  # EV-MOVE: 1 MP flat or down, 2 MP up a step
-        pushed = t.occupant(there)
-        beyond: Square | None = None
-        if pushed is not None:
-            beyond = step(there, d)
-            h_beyond = board.height(beyond)
+        pushed = None
+        if there in pos:
+            pushed = pos.index(there)
             other = t.names[pushed]
-            if h_beyond is not None and h_beyond - h_there >= 2:
+            if push_rise is not None and push_rise >= 2:
                 stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s up a cliff and loses its last {mp} MP"
                 break
-            if h_beyond is not None and t.occupant(beyond) is not None:
+            if push_rise is not None and beyond in pos:
                 stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s into another yeti and loses its last {mp} MP"
                 break
-            if falling:
+            if rise <= -2:
                 cost += 0  # EV-PUSH-FALL: falling off a cliff gives a free push
-            elif h_beyond is not None and h_beyond - h_there == 1:
+            elif push_rise == 1:
                 cost += 2
             else:
                 cost += 1
-            if h_beyond is None:
-                beyond = None
         if cost > mp:
             short = "EV-PUSH" if pushed is not None else "EV-MOVE"
             stop = f"{short}: {name}'s yeti has {mp} MP left, not the {cost} it needs to go on"
             break
         mp -= cost
         if pushed is not None:
-            t._knocked(pushed, there, beyond, f"pushed {direction} by {name}'s")
-        t.pos[seat] = there
-        if falling:
+            t._knocked(pushed, there, beyond, f"pushed {direction} by {name}'s")  # beyond None: off the edge
+        pos[seat] = here = there
+        if rise <= -2:
             t.damage[seat] += 1
-            t.note(f"EV-FALL: {name}'s yeti falls off the cliff to {square_text(there)} and takes 1 damage")
-        here = there
-    if here != start:
-        t.note(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
-    if stop:
-        t.note(stop)
+            if t.loud:
+                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {square_text(there)} and takes 1 damage")
+        if mp <= 0:
+            break
+    else:  # MP left at the end of the ray: the next step is off the edge
+        if here != start and t.loud:
+            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
+        t._leave_board(seat, f"{what} {direction}")
+        return
+    if t.loud:
+        if here != start:
+            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
+        if stop:
+            t.events.append(stop)
 
 
 def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | None, str]:
     """Which yeti a snowball thrown now would hit (EV-SNOWBALL), or None and where it ended."""
-    here = t.pos[seat]
+    pos = t.pos
+    here = pos[seat]
     if here is None:
         return None, "nowhere"
-    d = VECTORS[direction]
-    board = t.board
-    while True:
-        there = step(here, d)
-        h_there = board.height(there)
-        if h_there is None:
-            return None, "flies off the board"
-        hit = t.occupant(there)
-        if hit is not None:
-            return hit, ""
-        if h_there > board.heights[here]:
+    ray = t.board.rays.get((here, direction))
+    if ray is None:
+        ray = t.board.ray(here, direction)
+    for there, rise, _, _, _ in ray:
+        if there in pos:
+            return pos.index(there), ""
+        if rise > 0:
             # EV-SNOWBALL-SPLAT: an upward step or cliff with no yeti on its top square
             return None, f"goes splat on the slope up to {square_text(there)}"
-        here = there
+    return None, "flies off the board"
 
 
 def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
@@ -170,11 +183,13 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
             continue
         target, miss = snowball_target(t, seat, direction)
         if target is None:
-            rule = "EV-SNOWBALL-SPLAT" if "splat" in miss else "EV-SNOWBALL"
-            t.note(f"{rule}: {t.names[seat]}'s snowball thrown {direction} {miss}")
+            if t.loud:
+                rule = "EV-SNOWBALL-SPLAT" if "splat" in miss else "EV-SNOWBALL"
+                t.events.append(f"{rule}: {t.names[seat]}'s snowball thrown {direction} {miss}")
             continue
         hits.setdefault(target, []).append(direction)
-        t.note(f"EV-SNOWBALL: {t.names[seat]}'s snowball hits {t.names[target]}'s yeti, 1 damage")
+        if t.loud:
+            t.events.append(f"EV-SNOWBALL: {t.names[seat]}'s snowball hits {t.names[target]}'s yeti, 1 damage")
     planned: dict[int, Square | None] = {}
     for target, directions in hits.items():
         t.damage[target] += len(directions)
@@ -187,13 +202,17 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
         if h_to is None:
             planned[target] = None
         elif h_to > t.board.heights[frm] or t.occupant(to) is not None:
-            t.note(f"EV-SNOWBALL: {t.names[target]}'s yeti cannot be knocked up a step, a cliff or into a yeti and stays put")
+            if t.loud:
+                t.events.append(f"EV-SNOWBALL: {t.names[target]}'s yeti cannot be knocked up a step, a cliff or into a yeti and stays put")
         else:
             planned[target] = to
+    if not planned:
+        return  # nobody is knocked anywhere (most throws)
     landing = [sq for sq in planned.values() if sq is not None]
     for target, dest in planned.items():
         if dest is not None and landing.count(dest) > 1:
-            t.note(f"EV-SNOWBALL: {t.names[target]}'s yeti stays put: another yeti is knocked to the same square")
+            if t.loud:
+                t.events.append(f"EV-SNOWBALL: {t.names[target]}'s yeti stays put: another yeti is knocked to the same square")
             continue
         here = t.pos[target]
         assert here is not None
@@ -205,5 +224,6 @@ def roar_footprint(t: Scratch, seat: int, direction: Direction) -> tuple[object,
     here = t.pos[seat]
     if here is None:
         return (seat, None)
-    around = tuple((d, t.occupant(step(here, v))) for d, v in VECTORS.items())
+    pos = t.pos
+    around = tuple([(d, pos.index(beside) if beside in pos else None) for d, beside in neighbours(here)])
     return (seat, here, direction, around)

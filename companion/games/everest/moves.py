@@ -25,6 +25,9 @@ DIE_VALUE: dict[str, int] = {"blank": 0, "ace": 1, "2": 2, "3": 3, "4": 4, "5": 
 MAX_PLAN = 3
 
 
+Kind = Literal["move", "roar", "snowball"]
+
+
 @dataclass(frozen=True)
 class PlanCoin:
     """One coin of a plan: which coin, which side is up, and where its tick mark points."""
@@ -33,8 +36,17 @@ class PlanCoin:
     face: Face
     dir: Literal["N", "E", "S", "W"]
 
+    def __post_init__(self) -> None:
+        # Fill the three cached properties below at once from a table: the engine reads them for
+        # every coin it carries out, and a cached_property's first read (it takes a lock) cost more
+        # than building the coin. Instance values shadow the (non-data) descriptors, as the cache
+        # would; a coin the table does not know (built by hand, not read) computes them when read.
+        derived = _DERIVED.get((self.coin, self.face, self.dir))
+        if derived is not None:
+            self.__dict__["kind"], self.__dict__["mp"], self.__dict__["label"] = derived
+
     @cached_property
-    def kind(self) -> Literal["move", "roar", "snowball"]:
+    def kind(self) -> Kind:
         """Value side: a number moves (ace = 1), a blank roars; suit side: a snowball."""
         if self.face == "suit":
             return "snowball"
@@ -44,12 +56,34 @@ class PlanCoin:
     def mp(self) -> int:
         return DIE_VALUE[self.coin] if self.kind == "move" else 0
 
-    def text(self) -> str:
+    @cached_property
+    def label(self) -> str:
+        """How the reveal names the coin (EV-SECRET): "move 3 N", "roar E", "snowball S"."""
         if self.kind == "snowball":
             return f"snowball {self.dir}"
         if self.kind == "roar":
             return f"roar {self.dir}"
         return f"move {self.coin} {self.dir}"
+
+    def text(self) -> str:
+        return self.label
+
+
+def _derive(coin: CoinValue, face: Face, direction: Literal["N", "E", "S", "W"]) -> tuple[Kind, int, str]:
+    """The properties of a coin, worked out by the properties themselves on an instance that
+    skipped ``__post_init__`` (so that the table and the properties cannot disagree)."""
+    bare = object.__new__(PlanCoin)
+    bare.__dict__.update(coin=coin, face=face, dir=direction)
+    return bare.kind, bare.mp, bare.label
+
+
+_DERIVED: dict[tuple[str, str, str], tuple[Kind, int, str]] = {
+    (coin, face, direction): _derive(coin, face, direction)
+    for coin in COINS
+    for face in ("value", "suit")
+    for direction in ("N", "E", "S", "W")
+}
+"""Each of the 48 coins a plan can hold, worked out once."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -91,3 +125,4 @@ class EndRound(Move):
 
 
 MOVE_TYPES: tuple[type[Move], ...] = (Plan, Roll, Order, EndRound)
+

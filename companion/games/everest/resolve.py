@@ -8,14 +8,14 @@ function takes a frozen state and returns a new one; the work happens on a :clas
 from __future__ import annotations
 
 import logging
-from dataclasses import replace
+from operator import attrgetter
+from typing import Any
 
-from companion.games.everest.board import Direction
-from companion.games.everest.conflicts import Kind, Unit, step_units, units_conflict
+from companion.games.everest.conflicts import Part, Unit, reach, units_conflict
 from companion.games.everest.moves import PlanCoin
 from companion.games.everest.movement import Scratch, move, snowballs
 from companion.games.everest.roars import Done, check_rolled, reaction_rolled, start_wave
-from companion.games.everest.rounds import finish_actions
+from companion.games.everest.rounds import finished
 from companion.games.everest.state import (
     ConflictRolls,
     DoAction,
@@ -27,12 +27,13 @@ from companion.games.everest.state import (
     Item,
     Need,
     OrderChoice,
-    Phase,
+    RESOLVE,
     Roar,
     RoarChecks,
     RoarReactions,
     Runner,
     StepStart,
+    evolved,
 )
 
 log = logging.getLogger(__name__)
@@ -43,8 +44,12 @@ STEPS = 3
 class _Work:
     """The mutable working copy of one resolution pass."""
 
+    __slots__ = ("state", "plans", "names", "t", "agenda", "need", "step")
+
     def __init__(self, state: EverestState) -> None:
         self.state = state
+        self.plans = state.plans
+        self.names = state.players
         self.t = Scratch(
             state.board,
             state.players,
@@ -58,118 +63,155 @@ class _Work:
         self.step = state.step
 
     def coin(self, seat: int, step: int) -> PlanCoin | None:
-        plan = self.state.plans[seat]
+        plan = self.plans[seat]
         if plan is None or step >= len(plan):
             return None
         return plan[step]
 
-    def done(self) -> EverestState:
-        state = self.state.evolve(
-            positions=tuple(self.t.pos),
-            damage=tuple(self.t.damage),
-            off_edge=frozenset(self.t.off),
-            agenda=tuple(self.agenda),
-            need=self.need,
-            step=self.step,
-            events=self.state.events + tuple(self.t.events),
-        )
+    def done(self, **changes: Any) -> EverestState:
+        """The next state: the work done, plus ``changes``; the end of the actions if nothing is left
+        (all in one ``evolve``, as it happens at least once per move)."""
+        positions = tuple(self.t.pos)
+        events = self.state.events + tuple(self.t.events)
+        work = {
+            "positions": positions,
+            "damage": tuple(self.t.damage),
+            "off_edge": frozenset(self.t.off),
+            "agenda": tuple(self.agenda),
+            "need": self.need,
+            "step": self.step,
+            "events": events,
+        }
+        work.update(changes)
         if self.need is None and not self.agenda:
-            return finish_actions(state)
-        return state
+            work.update(finished(self.state, positions, events))
+        return self.state.changed(work)
 
 
-def reveal(state: EverestState) -> EverestState:
-    """Every plan is in: show them and start carrying them out (EV-SECRET, EV-SIMULTANEOUS)."""
-    plans = tuple(p if p is not None else () for p in state.plans)
-    shown = "; ".join(f"{state.players[s]}: " + (", ".join(c.text() for c in p) or "stands dazed") for s, p in enumerate(plans))
-    state = state.evolve(
-        phase=Phase.RESOLVE,
-        plans=plans,
-        agenda=tuple(StepStart(i) for i in range(STEPS)),
-        events=state.events + (f"EV-SECRET: the plans are revealed: {shown}",),
-    )
-    return advance(state)
+_LABEL = attrgetter("label")  # how the reveal names a coin (PlanCoin.label)
+_STEP_STARTS: tuple[Item, ...] = tuple(StepStart(i) for i in range(STEPS))
+"""The agenda of a revealed round, built once (frozen values, compared by value only)."""
 
 
-def advance(state: EverestState) -> EverestState:
+def reveal(state: EverestState, plans: tuple[tuple[PlanCoin, ...] | None, ...] | None = None) -> EverestState:
+    """Every plan is in (``plans``, if not yet in ``state``): show them and start carrying them out
+    (EV-SECRET, EV-SIMULTANEOUS)."""
+    shown = tuple([p if p is not None else () for p in (state.plans if plans is None else plans)])
+    lines = []
+    for name, plan in zip(state.players, shown):
+        lines.append(f"{name}: " + (", ".join(map(_LABEL, plan)) or "stands dazed"))
     w = _Work(state)
+    w.plans = shown
+    w.agenda = list(_STEP_STARTS)
+    w.t.events.append("EV-SECRET: the plans are revealed: " + "; ".join(lines))
     _run(w)
-    return w.done()
+    return w.done(phase=RESOLVE, plans=shown)
 
 
 def _run(w: _Work) -> None:
-    while w.need is None and w.agenda:
-        item = w.agenda.pop(0)
-        if isinstance(item, StepStart):
+    # Dispatch on the exact class (agenda items are never subclassed), most frequent first: a
+    # step's own actions are done by _start_step, so the queued ones come from orders and roars.
+    agenda = w.agenda
+    t = w.t
+    plans = w.plans
+    while w.need is None and agenda:
+        item = agenda.pop(0)
+        if type(item) is StepStart:
             _start_step(w, item.step)
-        elif isinstance(item, DoAction):
-            coin = w.coin(item.seat, item.step)
-            if coin is None or item.seat in w.t.off:
+        elif type(item) is DoAction:
+            seat, step = item.seat, item.step
+            plan = plans[seat]
+            if plan is None or step >= len(plan) or seat in t.off:
                 continue
+            coin = plan[step]
             if coin.kind == "roar":
-                _roar(w, (item.seat,), item.step)
+                _roar(w, (seat,), step)
             else:
-                move(w.t, item.seat, coin.dir, coin.mp)
-        elif isinstance(item, DoSnowballs):
+                move(t, seat, coin.dir, coin.mp)
+        elif type(item) is DoSnowballs:
             throws = []
             for seat in item.seats:
-                coin = w.coin(seat, item.step)
-                if coin is not None and seat not in w.t.off:
-                    throws.append((seat, coin.dir))
-            snowballs(w.t, throws)
-        elif isinstance(item, DoRoars):
+                thrown = w.coin(seat, item.step)
+                if thrown is not None and seat not in t.off:
+                    throws.append((seat, thrown.dir))
+            snowballs(t, throws)
+        elif type(item) is DoRoars:
             _roar(w, item.seats, item.step)
-        elif isinstance(item, DoRunaway):
+        elif type(item) is DoRunaway:
             _runaway(w, item.runners)
-        else:
+        elif type(item) is DoRun:
             runner = item.runner
-            if runner.seat not in w.t.off:
-                move(w.t, runner.seat, runner.dir, runner.mp, "runs away", "EV-RUNAWAY")
-
-
-def _kind(coin: PlanCoin) -> Kind:
-    return "snowballs" if coin.kind == "snowball" else coin.kind
+            if runner.seat not in t.off:
+                move(t, runner.seat, runner.dir, runner.mp, "runs away", "EV-RUNAWAY")
+        else:  # pragma: no cover - the agenda holds only the items above
+            raise TypeError(f"not an agenda item: {item!r}")
 
 
 def _start_step(w: _Work, step: int) -> None:
+    """Find the step's actions and whether they conflict (EV-CONFLICT); with no conflict, carry them
+    out in the canonical order: moves, then the snowballs, then the roars together (any order ends
+    the same, so this one will).
+
+    One pass over the seats finds the actions and what each could touch (conflicts.reach); the
+    units for conflicts.units_conflict (each move and roar alone, every snowball as one) are built
+    only when two of those touch. The canonical actions are done here and now rather than queued
+    as DoAction, DoSnowballs and DoRoars items and popped straight back off the agenda: the result
+    is the same, because only a roar can stop for dice and the roars come last.
+    """
     w.step = step
-    actions: dict[int, tuple[Kind, Direction, int]] = {}
-    for seat in range(len(w.state.players)):
-        coin = w.coin(seat, step)
-        if seat in w.t.off or w.t.pos[seat] is None:
+    t = w.t
+    names = w.names
+    plans = w.plans
+    board = t.board
+    memo = board.memo  # conflicts.reach's table, read here first: this runs for every coin
+    off, pos = t.off, t.pos
+    moves: list[tuple[int, PlanCoin]] = []
+    throws: list[Part] = []
+    roars: list[tuple[int, PlanCoin]] = []
+    seen = 0  # the squares the moves and roars so far could touch (conflicts.reach)
+    thrown = 0  # the same for the snowballs, which fly together as one unit
+    touching = False
+    for seat, plan in enumerate(plans):
+        here = pos[seat]
+        if seat in off or here is None:
             continue  # EV-EDGE: its remaining actions are cancelled
-        if coin is None:
-            w.t.note(f"EV-DAZED: coin {step + 1}: {w.state.players[seat]}'s yeti stands there and looks dazed")
+        if plan is None or step >= len(plan):
+            t.events.append(f"EV-DAZED: coin {step + 1}: {names[seat]}'s yeti stands there and looks dazed")
             continue
-        actions[seat] = (_kind(coin), coin.dir, coin.mp)
-    units = step_units(actions)
-    seats = tuple(sorted(actions))
-    if units_conflict(w.t, units):
-        names = ", ".join(w.state.players[s] for s in seats)
-        w.t.note(f"EV-CONFLICT: coin {step + 1}: the actions of {names} conflict; every player rolls, the high roller orders them")
-        w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(w.state.players))))
-        return
-    w.agenda[0:0] = _canonical(actions, step)
-
-
-def _canonical(actions: dict[int, tuple[Kind, Direction, int]], step: int) -> list[Item]:
-    """No conflict: any order ends the same, so moves, then the snowballs, then the roars together."""
-    items: list[Item] = []
-    throwers: list[int] = []
-    roarers: list[int] = []
-    for seat in sorted(actions):
-        kind = actions[seat][0]
-        if kind == "move":
-            items.append(DoAction(seat, step))
-        elif kind == "snowballs":
-            throwers.append(seat)
-        else:
-            roarers.append(seat)
-    if throwers:
-        items.append(DoSnowballs(tuple(throwers), step))
-    if roarers:
-        items.append(DoRoars(tuple(roarers), step))
-    return items
+        coin = plan[step]
+        kind = coin.kind
+        if kind == "snowball":
+            throws.append((seat, coin.dir, 0))
+            thrown |= memo.get(("snowballs", here, coin.dir, 0)) or reach(board, "snowballs", here, coin.dir, 0)
+            continue
+        (moves if kind == "move" else roars).append((seat, coin))
+        squares = memo.get((kind, here, coin.dir, coin.mp)) or reach(board, kind, here, coin.dir, coin.mp)
+        if seen & squares:
+            touching = True
+        seen |= squares
+    # Only units whose reaches touch can change each other (conflicts.units_conflict): with none
+    # touching, which is most steps, no order can matter and the units need not be built.
+    if touching or seen & thrown:
+        # (listed moves, roars, snowballs: the answer does not depend on the order of the units)
+        units: list[Unit] = [("move", ((seat, coin.dir, coin.mp),)) for seat, coin in moves]
+        units += [("roar", ((seat, coin.dir, 0),)) for seat, coin in roars]
+        if throws:
+            units.append(("snowballs", tuple(throws)))
+        if units_conflict(t, units):
+            seats = tuple(sorted([seat for _, parts in units for seat, _, _ in parts]))
+            who = ", ".join([names[s] for s in seats])
+            t.events.append(f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict; every player rolls, the high roller orders them")
+            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))))
+            return
+    # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
+    # earlier action of this step does nothing (EV-EDGE).
+    for seat, coin in moves:
+        if seat not in off:
+            move(t, seat, coin.dir, coin.mp)
+    if throws:
+        snowballs(t, [(seat, direction) for seat, direction, _ in throws if seat not in off])
+    if roars:
+        _roar(w, tuple([seat for seat, _ in roars]), step)
 
 
 def _roar(w: _Work, seats: tuple[int, ...], step: int) -> None:
@@ -179,7 +221,7 @@ def _roar(w: _Work, seats: tuple[int, ...], step: int) -> None:
         if coin is None or seat in w.t.off:
             continue
         roars.append(Roar(seat, coin.dir))
-        w.t.note(f"EV-ROAR: {w.state.players[seat]}'s yeti roars {coin.dir}")
+        w.t.events.append(f"EV-ROAR: {w.state.players[seat]}'s yeti roars {coin.dir}")
     _after_roll(w, start_wave(w.t.pos, roars, ()))
 
 
@@ -194,42 +236,54 @@ def _after_roll(w: _Work, nxt: RoarChecks | RoarReactions | Done) -> None:
 
 def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
     """EV-RUNAWAY: runaways move like an action turn; everybody else is stationary."""
-    runners = tuple(r for r in runners if r.seat not in w.t.off)
+    runners = tuple([r for r in runners if r.seat not in w.t.off])
     units: list[Unit] = [("move", ((r.seat, r.dir, r.mp),)) for r in runners]
     if units_conflict(w.t, units):
         names = ", ".join(w.state.players[r.seat] for r in runners)
-        w.t.note(f"EV-CONFLICT: the runaways of {names} conflict; every player rolls, the high roller orders them")
-        seats = tuple(r.seat for r in runners)
+        w.t.events.append(f"EV-CONFLICT: the runaways of {names} conflict; every player rolls, the high roller orders them")
+        seats = tuple([r.seat for r in runners])
         w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))))
         return
     w.agenda[0:0] = [DoRun(r) for r in sorted(runners, key=lambda r: r.seat)]
 
 
-def rolled(state: EverestState, seat: int, value: int) -> EverestState:
-    """A die roll the engine asked for (``state.need`` waits for ``seat``)."""
-    w = _Work(state)
-    need = w.need
+def rolled(state: EverestState, seat: int, value: int, said: str | None = None) -> EverestState:
+    """A die roll the engine asked for (``state.need`` waits for ``seat``); ``said``: the event line
+    announcing the roll, if the caller has one.
+
+    Most rolls only bring the engine to its next question (more dice, or the high roller's order):
+    then nothing on the mountain moves, so only ``need`` and ``events`` change and no scratch copy
+    is made. Only when a roar resolution is done does the agenda go on.
+    """
+    need = state.need
     names = state.players
+    events: list[str] = [] if said is None else [said]
+    nxt: Need | Done
     if isinstance(need, ConflictRolls):
         got = need.rolled + ((seat, value),)
-        waiting = tuple(s for s in need.waiting if s != seat)
+        waiting = tuple([s for s in need.waiting if s != seat])
         if waiting:
-            w.need = replace(need, rolled=got, waiting=waiting)
+            nxt = evolved(need, rolled=got, waiting=waiting)
         else:
-            top = max(v for _, v in got)
-            tied = tuple(sorted(s for s, v in got if v == top))
+            top = max([v for _, v in got])
+            tied = tuple(sorted([s for s, v in got if v == top]))
             if len(tied) > 1:
-                w.t.note(f"EV-CONFLICT: {', '.join(names[s] for s in tied)} tie for the high roll and roll again")
-                w.need = replace(need, rolled=(), waiting=tied)
+                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll and roll again")
+                nxt = evolved(need, rolled=(), waiting=tied)
             else:
-                w.t.note(f"EV-ORDER: {names[tied[0]]} has the high roll and chooses the order")
-                w.need = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners)
+                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll and chooses the order")
+                nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners)
     elif isinstance(need, RoarChecks):
-        _after_roll(w, check_rolled(need, seat, value, names, w.t.events))
+        nxt = check_rolled(need, seat, value, names, events)
     elif isinstance(need, RoarReactions):
-        _after_roll(w, reaction_rolled(need, seat, value, w.t.pos, names, w.t.events))
+        nxt = reaction_rolled(need, seat, value, state.positions, names, events)
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited
         raise ValueError("no roll is awaited")
+    if not isinstance(nxt, Done):
+        return state.evolve(need=nxt, events=state.events + tuple(events))
+    w = _Work(state)
+    w.t.events.extend(events)
+    _after_roll(w, nxt)
     _run(w)
     return w.done()
 
@@ -244,9 +298,9 @@ def ordered(state: EverestState, sequence: tuple[int, ...]) -> EverestState:
         by_seat = {r.seat: r for r in need.runners}
         items = [DoRun(by_seat[s]) for s in sequence]
     else:
-        throwers = tuple(s for s in sequence if (c := w.coin(s, need.step)) is not None and c.kind == "snowball")
-        for seat in sequence:
-            coin = w.coin(seat, need.step)
+        coins = [(seat, w.coin(seat, need.step)) for seat in sequence]
+        throwers = tuple([seat for seat, coin in coins if coin is not None and coin.kind == "snowball"])
+        for seat, coin in coins:
             assert coin is not None
             if coin.kind == "snowball":
                 if seat == throwers[0]:
@@ -255,7 +309,7 @@ def ordered(state: EverestState, sequence: tuple[int, ...]) -> EverestState:
                 items.append(DoRoars((seat,), need.step))
             else:
                 items.append(DoAction(seat, need.step))
-    w.t.note("EV-ORDER: " + ", ".join(state.players[s] for s in sequence) + " act in that order")
+    w.t.events.append("EV-ORDER: " + ", ".join(state.players[s] for s in sequence) + " act in that order")
     w.need = None
     w.agenda[0:0] = items
     _run(w)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from companion.games.everest.board import NAMES, VECTORS, Direction, Square, step
-from companion.games.everest.state import Affect, Roar, RoarChecks, RoarReactions, Runner
+from companion.games.everest.board import NAMES, Direction, Square, neighbours
+from companion.games.everest.state import Affect, Roar, RoarChecks, RoarReactions, Runner, evolved
 
 log = logging.getLogger(__name__)
 
@@ -27,13 +27,6 @@ class Done:
 
 
 Next = RoarChecks | RoarReactions | Done
-
-
-def _occupant(pos: Sequence[Square | None], square: Square) -> int | None:
-    for seat, here in enumerate(pos):
-        if here == square:
-            return seat
-    return None
 
 
 def _direction(frm: Square, to: Square) -> Direction:
@@ -49,16 +42,19 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
         here = pos[roar.seat]
         if here is None:
             continue
-        for name, v in VECTORS.items():
-            yeti = _occupant(pos, step(here, v))
-            if yeti is None or yeti in running:
+        for name, beside in neighbours(here):
+            if beside not in pos:
+                continue
+            yeti = pos.index(beside)  # the first yeti there
+            if yeti in running:
                 continue
             if name == roar.dir:
-                hits.setdefault(yeti, Affect(yeti, roar.seat, ace_blank=roar.back_at == yeti))
+                if yeti not in hits:
+                    hits[yeti] = Affect(yeti, roar.seat, ace_blank=roar.back_at == yeti)
             else:
                 checks.setdefault(yeti, roar.seat)
-    waiting = tuple(sorted((y, r) for y, r in checks.items() if y not in hits))
-    affected = tuple(hits[s] for s in sorted(hits))
+    waiting = tuple(sorted([(y, r) for y, r in checks.items() if y not in hits]))
+    affected = tuple([hits[s] for s in sorted(hits)])
     if waiting:
         return RoarChecks(tuple(roars), affected, waiting, runners)
     return _reactions(affected, runners)
@@ -67,13 +63,13 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
 def _reactions(affected: tuple[Affect, ...], runners: tuple[Runner, ...]) -> Next:
     if not affected:
         return Done(runners)
-    return RoarReactions(affected, tuple(a.seat for a in affected), (), runners)
+    return RoarReactions(affected, tuple([a.seat for a in affected]), (), runners)
 
 
 def check_rolled(need: RoarChecks, seat: int, value: int, names: Sequence[str], events: list[str]) -> Next:
     """A check roll beside a roar came in: a blank (0) means the yeti is affected."""
     roarer = dict(need.waiting)[seat]
-    waiting = tuple(w for w in need.waiting if w[0] != seat)
+    waiting = tuple([w for w in need.waiting if w[0] != seat])
     hits = need.hits
     if value == 0:
         hits = tuple(sorted(hits + (Affect(seat, roarer),), key=lambda a: a.seat))
@@ -81,7 +77,7 @@ def check_rolled(need: RoarChecks, seat: int, value: int, names: Sequence[str], 
     else:
         events.append(f"EV-ROAR: {names[seat]} rolls no blank beside {names[roarer]}'s roar: not affected")
     if waiting:
-        return replace(need, hits=hits, waiting=waiting)
+        return evolved(need, hits=hits, waiting=waiting)
     return _reactions(hits, need.runners)
 
 
@@ -90,9 +86,9 @@ def reaction_rolled(
 ) -> Next:
     """A reaction roll came in; once all are in, they act together."""
     rolled = need.rolled + ((seat, value),)
-    waiting = tuple(s for s in need.waiting if s != seat)
+    waiting = tuple([s for s in need.waiting if s != seat])
     if waiting:
-        return replace(need, rolled=rolled, waiting=waiting)
+        return evolved(need, rolled=rolled, waiting=waiting)
     values = dict(rolled)
     runners = list(need.runners)
     backs: list[Roar] = []

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from companion.games.everest.board import Board, Square, square_text
-from companion.games.everest.state import EverestState, Phase
+from companion.games.everest.state import OVER, PLAN, ROUND_END, EverestState
 
 log = logging.getLogger(__name__)
 
@@ -23,17 +24,18 @@ def sole_on_peak(board: Board, positions: Sequence[Square | None]) -> int | None
     return on_peak[0] if len(on_peak) == 1 else None
 
 
-def finish_actions(state: EverestState) -> EverestState:
-    """Every coin of the round is done: the winner, if any (EV-WIN), else wait for end_round."""
-    holder = sole_on_peak(state.board, state.positions)
+def finished(state: EverestState, positions: Sequence[Square | None], events: tuple[str, ...]) -> dict[str, Any]:
+    """Every coin of the round is done (the yeti now on ``positions``, ``events`` so far): the
+    changes to ``state`` that say so — the winner, if any (EV-WIN), else wait for end_round."""
+    holder = sole_on_peak(state.board, positions)
     if state.peak_start is not None and holder == state.peak_start:
         name = state.players[holder]
-        return state.evolve(
-            phase=Phase.OVER,
-            winner=holder,
-            events=state.events + (f"EV-WIN: {name}'s yeti held the peak alone from the start to the end of the round",),
-        )
-    return state.evolve(phase=Phase.ROUND_END)
+        return {
+            "phase": OVER,
+            "winner": holder,
+            "events": events + (f"EV-WIN: {name}'s yeti held the peak alone from the start to the end of the round",),
+        }
+    return {"phase": ROUND_END}
 
 
 def heal_barred(state: EverestState, seat: int) -> bool:
@@ -64,14 +66,18 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
     positions = list(state.positions)
     going_home: list[int] = []
     events: list[str] = []
-    for seat in range(n):
-        name = state.players[seat]
-        healing = not heal_barred(state, seat) and (seat in heal or forced_home(state, seat))
-        if healing:
+    for seat, name in enumerate(state.players):
+        if not state.damage[seat] and seat not in heal and seat not in state.off_edge and state.usable(seat) > 0:
+            continue  # unhurt, on the board, not healing, coins left: nothing below applies to it
+        # heal_barred and forced_home, worked out once per yeti (forced_home is "damage >= usable
+        # and not barred"): this runs at the end of every round.
+        barred_now = heal_barred(state, seat)
+        forced = not barred_now and state.damage[seat] >= state.usable(seat)
+        if not barred_now and (seat in heal or forced):  # healing
             aside[seat] = 0
             known[seat] = frozenset()
             going_home.append(seat)
-            why = "EV-FORCED-HOME" if forced_home(state, seat) and seat not in heal else "EV-HEAL"
+            why = "EV-FORCED-HOME" if forced and seat not in heal else "EV-HEAL"
             events.append(f"{why}: {name}'s yeti goes home to heal; all its coins come back")
             continue
         lost = coins_to_set_aside(state, seat, False)
@@ -90,7 +96,7 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
     peak = sole_on_peak(state.board, positions)
     return state.evolve(
         round=state.round + 1,
-        phase=Phase.PLAN,
+        phase=PLAN,
         positions=tuple(positions),
         damage=(0,) * n,
         aside=tuple(aside),
@@ -110,7 +116,7 @@ def _send_home(state: EverestState, positions: list[Square | None], seat: int, e
     """Put a yeti on its home square. Gap (not in GAPS.md): a yeti standing there is bumped to its own home."""
     while True:
         home = state.homes[seat]
-        other = next((s for s, here in enumerate(positions) if here == home), None)
+        other = positions.index(home) if home in positions else None  # the first yeti there
         positions[seat] = home
         if other is None or other == seat:
             return

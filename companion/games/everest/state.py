@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal, TypeVar, Union
 
 from companion.games.everest.board import Board, Direction, Square
 from companion.games.everest.moves import PlanCoin
@@ -21,6 +21,11 @@ class Phase(str, enum.Enum):
     RESOLVE = "resolve"  # the plans are revealed and being carried out coin by coin
     ROUND_END = "round_end"  # every action is done; waiting for end_round (healing, damage)
     OVER = "over"  # a yeti won
+
+
+# The phases as plain module names for the hot paths: reading a member off an Enum class goes
+# through a descriptor in CPython 3.11 (ten times a global read), and every move checks the phase.
+PLAN, RESOLVE, ROUND_END, OVER = Phase.PLAN, Phase.RESOLVE, Phase.ROUND_END, Phase.OVER
 
 
 # -- the agenda: work still to do this round ---------------------------------------------------
@@ -189,9 +194,16 @@ class EverestState:
 
     def evolve(self, **changes: Any) -> "EverestState":
         """``dataclasses.replace`` without re-running ``__init__``: the hot path of apply()."""
+        return self.changed(changes)
+
+    def changed(self, changes: dict[str, Any]) -> "EverestState":
+        """``evolve`` taking the changes as a dict: a new state over a copy of this one's
+        ``__dict__`` (what ``replace`` did field by field, through ``__init__``, cost several
+        times this, and every move makes a new state)."""
         new = object.__new__(EverestState)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
         return new
 
     def seat(self, player: str | None) -> int | None:
@@ -204,3 +216,20 @@ class EverestState:
 
     def usable(self, seat: int) -> int:
         return 6 - self.aside[seat]
+
+
+T = TypeVar("T")
+
+
+def evolved(value: T, **changes: Any) -> T:
+    """``dataclasses.replace(value, **changes)`` for the frozen values of this module, which have no
+    ``__post_init__`` to re-run: a new instance over a copy of the old one's ``__dict__``.
+
+    Every move makes at least one new state and most rolls a new ``need``; ``replace`` (fields,
+    ``__init__``, one ``object.__setattr__`` per field) cost several times this.
+    """
+    new = object.__new__(type(value))
+    fields = value.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
+    return new

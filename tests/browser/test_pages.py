@@ -18,7 +18,7 @@ def test_scoreboard_changes_live_without_a_reload(served: Served, page: Any) -> 
     page.wait_for_selector("text=left", timeout=10_000)
     page.evaluate("window.__marker = 'same page'")
     served.session.process(move({"by": "anna", "do": "take", "n": 3}))
-    page.wait_for_function("document.body.dataset.boardSeq === '2'", timeout=10_000)
+    page.wait_for_function("() => document.body.dataset.boardSeq === '2'", timeout=10_000)
     assert "4" in page.inner_text("#board")
     assert page.evaluate("window.__marker") == "same page"  # no reload happened
     served.session.process(move({"by": "anna", "do": "take", "n": 1}))
@@ -44,7 +44,7 @@ def test_the_console_refuses_without_the_pin_and_works_with_it(served: Served, p
     page.wait_for_selector("#answer.legal")
     assert served.session.board()["scoreboard"]["left"] == 5
     page.click("#undo")
-    page.wait_for_function("document.getElementById('answer').textContent.includes('Recorded')")
+    page.wait_for_function("() => document.getElementById('answer').textContent.includes('Recorded')")
     assert served.session.board()["scoreboard"]["left"] == 7
 
 
@@ -57,3 +57,16 @@ def test_log_page_lists_verdicts_and_shows_the_rule(served: Served, page: Any) -
     assert "Take one, two or three." in page.inner_text("#rule-passage")
     served.session.process(move({"by": "anna", "do": "take", "n": 1}))
     page.wait_for_selector("tr[data-seq='3']")
+
+
+def test_a_disputed_row_shows_both_timestamps_and_the_states(served: Served, page: Any) -> None:
+    served.session.process(move({"by": "anna", "do": "take", "n": 2}, t=1_800_000_050.000))
+    served.session.process(move({"by": "anna", "do": "take", "n": 1}, t=1_800_000_050.004))
+    page.goto(f"http://127.0.0.1:{served.port}/log")
+    page.wait_for_selector("tr[data-seq='3']")
+    page.click("tr[data-seq='3'] td.time")
+    page.wait_for_selector("dialog#dispute[open]")
+    text = page.inner_text("#dispute-body")
+    assert "08:00:50.000" in text and "08:00:50.004" in text  # both plays, to the millisecond
+    assert "Players take turns." in text, text
+    assert "illegal" in text

@@ -1,76 +1,143 @@
-// One renderer per game for the scoreboard panel; a generic table for anything else.
+// The registry of game panels, shared drawing helpers, and a generic table for any other game.
+//
+// Each game has its own file, web/static/games/<game-id>.js (escape-master, escape-house,
+// everest, horrible-mountain-2, the-mountain), loaded after this one. It calls
+// TC.games.register(id, {board, view, entry}):
+//   board(board)             -> Node   the scoreboard panel from Session.board()
+//   view(view, player, board) -> Node  a player's private view from game.view(state, player)
+//   entry(ctx)               -> {node, update(data)}  a player's entry form (optional); it is
+//                               built once and updated on every refresh, so a half-filled form
+//                               is never wiped by someone else's move.
 "use strict";
 (function () {
   const el = TC.el;
+  const svg = TC.svg;
 
   function generic(value) {
     if (value === null || value === undefined) return el("span", { class: "none" }, "—");
-    if (Array.isArray(value)) return el("span", {}, value.map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v))).join(", "));
+    if (Array.isArray(value)) return el("span", {}, value.map((v) => (typeof v === "object" && v !== null ? JSON.stringify(v) : String(v))).join(", "));
     if (typeof value === "object") {
       return el("table", { class: "kv" }, Object.entries(value).map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, generic(v)))));
     }
     return el("span", {}, String(value));
   }
 
-  function progress(value, max, label) {
-    const pct = Math.max(0, Math.min(100, (100 * value) / max));
-    return el("div", { class: "progress", role: "progressbar", "aria-valuenow": String(value), "aria-valuemax": String(max), title: label },
-      el("div", { class: "fill" + (pct >= 80 ? " hot" : ""), style: "width:" + pct + "%" }));
+  // -- helpers every panel uses ----------------------------------------------------------------
+
+  // A horizontal bar drawn in SVG (its width is an attribute, which the CSP allows).
+  function bar(value, max, opts) {
+    const o = opts || {};
+    const frac = max > 0 ? Math.max(0, Math.min(1, value / max)) : 0;
+    const level = o.level || (frac >= 0.8 ? "hot" : frac >= 0.5 ? "warm" : "cool");
+    return svg("svg", { class: "meter " + level + (o.cls ? " " + o.cls : ""), viewBox: "0 0 100 10", preserveAspectRatio: "none",
+      role: "img", "aria-label": o.label || value + " of " + max },
+      svg("rect", { class: "bar-track", x: 0, y: 0, width: 100, height: 10, rx: 3 }),
+      svg("rect", { class: "bar-fill", x: 0, y: 0, width: (100 * frac).toFixed(2), height: 10, rx: 3 }));
   }
 
-  function escapeMaster(board) {
-    const s = board.scoreboard;
-    const bp = s.breaking_point || 30;
-    const players = board.players.slice().sort((a, b) => (s.faults[a] || 0) - (s.faults[b] || 0));
-    const rows = players.map((p) => el("tr", { "data-player": p },
-      el("th", {}, p, s.dealer === p ? el("span", { class: "tag" }, "dealer") : null),
-      el("td", { class: "big" }, String(s.faults[p] || 0)),
-      el("td", {}, progress(s.faults[p] || 0, bp, (s.faults[p] || 0) + " of " + bp)),
-      el("td", {}, String((s.round_faults || {})[p] || 0)),
-      el("td", {}, s.hand_sizes ? String(s.hand_sizes[p] ?? "") : "")));
-    const piles = (s.piles || []).map((pile, i) => el("li", { class: "pile" + (pile.open ? "" : " closed") },
-      el("span", { class: "pile-no" }, "pile " + (pile.number || i + 1)), el("span", { class: "card" }, pile.top || "—"),
-      pile.open ? null : el("span", { class: "tag" }, "closed")));
-    const story = s.story_draw !== undefined ? el("p", { class: "story" }, "Story card: " + (s.story_draw || "nobody")) : null;
-    const history = (s.round_history || []).map((r, i) => el("tr", {}, el("th", {}, "round " + (r.round || i + 1)),
-      board.players.map((p) => el("td", {}, String(((r.faults || r)[p]) ?? "")))));
-    return el("div", { class: "em" },
-      el("p", { class: "round" }, "Round " + s.round + (s.phase ? " · " + s.phase : "")),
-      el("table", { class: "scores" },
-        el("thead", {}, el("tr", {}, el("th", {}, "player"), el("th", {}, "faults"), el("th", {}, "Breaking Point " + bp), el("th", {}, "this round"), el("th", {}, "cards in hand"))),
-        el("tbody", {}, rows)),
-      el("h3", {}, "Piles"), el("ul", { class: "piles" }, piles),
-      story,
-      history.length ? el("details", {}, el("summary", {}, "Round history"),
-        el("table", { class: "history" }, el("tr", {}, el("th", {}, ""), board.players.map((p) => el("th", {}, p))), history)) : null);
+  // A big number with a label under it; `cls` adds a look ("bad", "warn", "good").
+  function stat(label, value, cls, key) {
+    // A word ("library", "explore") gets a smaller face than a number, so it fits a phone's column.
+    const words = typeof value === "string" && !/^[-+\d\/(),. ]+$/.test(value);
+    return el("div", { class: "stat" + (words ? " words" : "") + (cls ? " " + cls : ""), "data-stat": key || null },
+      el("span", { class: "stat-value" }, value === null || value === undefined ? "—" : String(value)),
+      el("span", { class: "stat-label" }, label));
   }
 
-  const renderers = { "escape-master": escapeMaster };
-  const viewRenderers = {};
+  function tag(text, cls) {
+    return el("span", { class: "tag" + (cls ? " " + cls : "") }, text);
+  }
+
+  function section(title, ...children) {
+    return el("section", { class: "panel" }, title ? el("h3", {}, title) : null, ...children);
+  }
+
+  // Details that stay open across live re-renders (scoreboard.js restores [data-key] open state).
+  function fold(key, title, ...children) {
+    return el("details", { class: "panel fold", "data-key": key }, el("summary", {}, title), ...children);
+  }
+
+  // A playing card from the standard deck or Horrible Mountain 2: rank + suit letter ("10H", "4S").
+  const SUITS = { S: ["♠", "black"], C: ["♣", "black"], H: ["♥", "red"], D: ["♦", "red"] };
+  function playingCard(name, extra) {
+    if (!name) return el("span", { class: "card empty" + (extra ? " " + extra : "") }, "—");
+    const suit = SUITS[name.slice(-1)];
+    if (!suit) return el("span", { class: "card" + (extra ? " " + extra : ""), "data-card": name }, name);
+    const rank = name.slice(0, -1);
+    return el("span", { class: "card " + suit[1] + (extra ? " " + extra : ""), "data-card": name, title: name },
+      el("span", { class: "rank" }, rank), el("span", { class: "suit" }, suit[0]));
+  }
+
+  function cardRow(cards, make, cls) {
+    return el("div", { class: "cards" + (cls ? " " + cls : "") }, (cards || []).map((c) => (make || playingCard)(c)));
+  }
+
+  // One colour per seat (or the player's own colour when the name is one, as in Everest).
+  const COLOURS = ["red", "blue", "green", "yellow", "orange", "purple", "white", "black", "pink", "teal"];
+  function playerColour(board, player) {
+    const name = String(player).toLowerCase();
+    if (COLOURS.includes(name)) return "pc-" + name;
+    const seat = board && board.players ? board.players.indexOf(player) : -1;
+    return "pc-" + COLOURS[(seat < 0 ? 0 : seat) % 8];
+  }
+
+  function list(items, make, cls) {
+    return el("ul", { class: cls || "plain" }, items.map((item) => el("li", {}, make ? make(item) : String(item))));
+  }
+
+  function names(players) {
+    return players && players.length ? players.join(", ") : "nobody";
+  }
+
+  // -- the registry ----------------------------------------------------------------------------
+
+  const games = {};
+
+  function safely(what, fn, fallback) {
+    try {
+      return fn();
+    } catch (err) {
+      console.error(what, err);
+      return fallback();
+    }
+  }
 
   TC.games = {
-    renderers,
-    viewRenderers,
+    known: ["escape-master", "escape-house", "everest", "horrible-mountain-2", "the-mountain"],
+    helpers: { bar, stat, tag, section, fold, playingCard, cardRow, playerColour, list, names, generic },
+    register(id, parts) {
+      games[id] = parts;
+    },
+    has(id, part) {
+      return Boolean(games[id] && games[id][part]);
+    },
     render(board) {
-      const render = renderers[board.game];
-      if (render) {
-        try { return render(board); } catch (err) { console.error(err); }
+      const game = games[board.game];
+      if (game && game.board) {
+        return safely("board panel", () => game.board(board), () => el("div", { class: "generic" }, generic(board.scoreboard)));
       }
       return el("div", { class: "generic" }, generic(board.scoreboard));
     },
-    renderView(gameId, view, player) {
-      const render = viewRenderers[gameId];
-      if (render) {
-        try { return render(view, player); } catch (err) { console.error(err); }
+    renderView(gameId, view, player, board) {
+      const game = games[gameId];
+      if (game && game.view) {
+        return safely("player view", () => game.view(view, player, board), () => el("div", { class: "generic view" }, generic(view)));
       }
       return el("div", { class: "generic view" }, generic(view));
+    },
+    entry(gameId, ctx) {
+      const game = games[gameId];
+      return game && game.entry ? game.entry(ctx) : null;
     },
     outcomeText(board) {
       const o = board.outcome;
       const w = o.winner;
       const who = Array.isArray(w) ? w.join(" & ") : w;
-      if (o.won !== undefined) return el("p", {}, (o.won ? "Won" : "Lost") + (o.score !== undefined ? " · score " + o.score : ""));
-      return el("p", {}, who ? "Winner: " + who : "Nobody wins", o.reason ? " — " + o.reason : "");
+      if (o.won !== undefined) {
+        return el("p", { class: "verdict-line" }, (o.won ? "Won" : "Lost") + (o.score !== undefined && o.score !== null ? " · score " + o.score : "")
+          + (o.escaped && o.escaped.length ? " · escaped: " + o.escaped.join(", ") : ""));
+      }
+      return el("p", { class: "verdict-line" }, who ? "Winner: " + who : "Nobody wins", o.reason ? " — " + o.reason : "");
     },
   };
 })();

@@ -1,21 +1,42 @@
-// Live updates over server-sent events, and a safe DOM builder (text only, never innerHTML).
+// Live updates over server-sent events, and safe DOM builders (text only, never innerHTML).
+//
+// The pages run under a Content-Security-Policy with style-src 'self': Chromium refuses a
+// `style` attribute, so nothing here sets one. Looks come from classes in app.css, and sizes
+// in drawings from SVG attributes (width, x, y), which the policy allows.
 "use strict";
 window.TC = window.TC || {};
+
+function tcAppend(node, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
 
 TC.el = function (tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs || {})) {
     if (value === null || value === undefined || value === false) continue;
     if (key === "class") node.className = value;
-    else if (key === "style") node.setAttribute("style", value);
-    else if (key.startsWith("data-")) node.setAttribute(key, value);
+    else if (key === "style") throw new Error("no style attributes (CSP): use a class");
+    else if (key.startsWith("data-") || key.startsWith("aria-") || key === "role") node.setAttribute(key, value);
     else node[key] = value;
   }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  return tcAppend(node, children);
+};
+
+TC.SVG_NS = "http://www.w3.org/2000/svg";
+
+// An SVG element: every attribute set with setAttribute (numbers as text); children as TC.el.
+TC.svg = function (tag, attrs, ...children) {
+  const node = document.createElementNS(TC.SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "style") throw new Error("no style attributes (CSP): use a class");
+    node.setAttribute(key, String(value));
   }
-  return node;
+  return tcAppend(node, children);
 };
 
 TC.moveText = function (move) {
@@ -28,25 +49,48 @@ TC.moveText = function (move) {
   return parts.join(" · ");
 };
 
-// Connect to /events; the browser reconnects by itself and sends Last-Event-ID, so the stream
-// resumes from the log after a dropped connection without a reload.
+// Connect to /events. The browser reconnects by itself and sends Last-Event-ID (the last row's
+// seq), so the stream resumes from the log after a dropped connection without a reload. If the
+// browser gives up (the server answered an error, or was down too long), we open a new stream
+// ourselves from the last row we saw.
 TC.connect = function (handlers, after) {
   const badge = document.getElementById("live");
-  const source = new EventSource(after ? "/events?last=" + after : "/events");
-  TC.lastSeq = 0;
+  TC.lastSeq = after || 0;
+  let source = null;
+  let retry = null;
+  let downSince = null;
   const setLive = (on) => {
-    if (!badge) return;
-    badge.textContent = on ? "live" : "reconnecting…";
-    badge.className = "live " + (on ? "on" : "off");
+    if (on) downSince = null;
+    else if (downSince === null) downSince = Date.now();
+    if (badge) {
+      badge.textContent = on ? "live" : "reconnecting…";
+      badge.className = "live " + (on ? "on" : "off");
+    }
+    document.body.classList.toggle("offline", !on);
+    if (handlers.live) handlers.live(on, downSince);
   };
-  source.onopen = () => setLive(true);
-  source.onerror = () => setLive(false);
-  source.addEventListener("board", (e) => handlers.board && handlers.board(JSON.parse(e.data)));
-  source.addEventListener("row", (e) => {
-    const row = JSON.parse(e.data);
-    TC.lastSeq = row.seq;
-    document.body.dataset.seq = String(row.seq);
-    handlers.row && handlers.row(row);
-  });
-  return source;
+  const open = () => {
+    retry = null;
+    source = new EventSource(TC.lastSeq ? "/events?last=" + TC.lastSeq : "/events");
+    source.onopen = () => setLive(true);
+    source.onerror = () => {
+      setLive(false);
+      if (source.readyState === EventSource.CLOSED && retry === null) {
+        retry = setTimeout(open, 3000);
+      }
+    };
+    source.addEventListener("board", (e) => {
+      setLive(true);
+      if (handlers.board) handlers.board(JSON.parse(e.data));
+    });
+    source.addEventListener("row", (e) => {
+      const row = JSON.parse(e.data);
+      TC.lastSeq = row.seq;
+      document.body.dataset.seq = String(row.seq);
+      if (handlers.row) handlers.row(row);
+    });
+  };
+  setLive(false);
+  open();
+  return { close: () => { if (retry) clearTimeout(retry); if (source) source.close(); } };
 };

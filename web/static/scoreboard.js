@@ -1,41 +1,134 @@
-// The scoreboard page: renders the board on every update, lists the latest moves.
+// The scoreboard page (/ and /big): the game's panel on every update, the latest moves, and the
+// health of every reader and the camera (a fault is a banner nobody can miss).
 "use strict";
 (function () {
   const el = TC.el;
   const boardNode = document.getElementById("board");
   const recent = document.getElementById("recent");
+  const offline = document.getElementById("offline");
+  let offlineTimer = null;
 
   function renderList(node, items, make) {
     node.replaceChildren(...items.map(make));
     node.hidden = items.length === 0;
   }
 
+  function componentName(name) {
+    if (name === "camera") return "Camera";
+    if (name === "array") return "Reader link (array)";
+    return "Reader " + name;
+  }
+
+  function since(h) {
+    if (!h.since) return "";
+    const when = new Date(h.since * 1000);
+    return " since " + when.toTimeString().slice(0, 5);
+  }
+
+  const STATUS_WORDS = {
+    down: "is DOWN",
+    reconnecting: "is reconnecting",
+    silent: "has gone silent",
+  };
+
+  function healthBanner([name, h]) {
+    const status = String(h.status || "unknown");
+    const cls = status === "down" ? "bad" : "warn";
+    return el("div", { class: "banner " + cls, role: "alert", "data-component": name, "data-status": status },
+      el("strong", {}, componentName(name) + " " + (STATUS_WORDS[status] || "reports " + status)),
+      h.detail ? el("span", { class: "detail" }, " — " + h.detail) : null,
+      el("span", { class: "detail" }, since(h)),
+      el("span", { class: "hint" }, status === "down"
+        ? " Moves it should see are not being read: check its cable and power, or enter them on the referee console."
+        : " Moves may arrive late; the companion keeps trying."));
+  }
+
+  function healthChip([name, h]) {
+    const status = String(h.status || "unknown");
+    const counts = ["bad_frames", "gaps", "duplicates", "unknown_tags", "reconnects"]
+      .filter((k) => h[k]).map((k) => k.replace("_", " ") + " " + h[k]).join(", ");
+    return el("span", { class: "reader " + (status === "ok" ? "ok" : status === "down" ? "bad" : "warn"), "data-component": name,
+      title: (h.detail || "") + (counts ? " (" + counts + ")" : "") },
+      name + ": " + status + (counts ? " · " + counts : ""));
+  }
+
+  function renderBoard(board) {
+    // Keep open folds (round history, leaders…) open across re-renders.
+    const open = new Set([...boardNode.querySelectorAll("details[open][data-key]")].map((d) => d.dataset.key));
+    const panel = TC.games.render(board);
+    panel.querySelectorAll("details[data-key]").forEach((d) => { if (open.has(d.dataset.key)) d.open = true; });
+    boardNode.replaceChildren(panel);
+  }
+
   function render(board) {
     document.body.dataset.boardSeq = String(board.seq);
     renderList(document.getElementById("alerts"), board.alerts, (a) =>
-      el("div", { class: "alert" }, el("strong", {}, a.zone + ": "), a.what, " — ", el("em", {}, a.fix)));
+      el("div", { class: "alert banner bad" }, el("strong", {}, a.zone + ": "), a.what, " — ", el("em", {}, a.fix)));
     renderList(document.getElementById("prompts"), board.prompts, (p) =>
-      el("div", { class: "prompt" }, p.who ? el("strong", {}, p.who + ": ") : null, p.text));
+      el("div", { class: "prompt" }, p.who ? el("strong", {}, p.who + ": ") : null, p.who ? p.text.replace(new RegExp("^" + p.who.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ": "), "") : p.text));
     const outcome = document.getElementById("outcome");
     outcome.hidden = !board.outcome;
     if (board.outcome) outcome.replaceChildren(el("h2", {}, "Game over"), TC.games.outcomeText(board));
-    boardNode.replaceChildren(TC.games.render(board));
-    const health = Object.entries(board.health || {});
-    renderList(document.getElementById("health"), health, ([name, h]) =>
-      el("span", { class: "reader " + (h.status === "ok" ? "ok" : "bad"), title: JSON.stringify(h) }, name + ": " + h.status));
+    renderBoard(board);
+    const health = Object.entries(board.health || {}).sort(([a], [b]) => a.localeCompare(b));
+    renderList(document.getElementById("health-banner"), health.filter(([, h]) => h.status !== "ok"), healthBanner);
+    const chips = document.getElementById("health");
+    if (health.length) chips.replaceChildren(...health.map(healthChip));
+    else chips.replaceChildren(el("span", { class: "muted" }, "No readers or camera have reported (moves are entered by hand)."));
+    const c = board.counters || {};
+    document.getElementById("counters").textContent =
+      (c.observations || 0) + " observations · " + (c.illegal || 0) + " illegal · " + (c.alerts || 0) + " alerts · " + (c.errors || 0) + " errors";
   }
 
-  function addRow(row) {
-    if (!row.move && !row.alert && !row.error) return;
+  function rowNode(row) {
     const v = row.verdict;
-    const cls = row.alert ? "alert" : row.error ? "error" : v && !v.ok ? "illegal" : "legal";
+    const cls = row.alert ? "alert" : row.error ? "error" : row.note ? "note" : v && !v.ok ? "illegal" : "legal";
     const who = row.move && row.move.by ? row.move.by + " " : "";
     const text = row.alert ? row.alert.zone + ": " + row.alert.what
       : row.error ? row.error
-      : who + TC.moveText(row.move) + (v && !v.ok ? " — " + v.rules.join(", ") + ": " + v.why : "");
-    recent.prepend(el("li", { class: cls, "data-seq": String(row.seq) }, text));
+      : row.note ? componentName(row.note.health) + ": " + row.note.status
+      : (row.kind === "undo" ? "undo: " : row.kind === "correction" ? "corrected: " : "") + who + TC.moveText(row.move)
+        + (v && !v.ok ? " — " + v.rules.join(", ") + ": " + v.why : "");
+    return el("li", { class: cls, "data-seq": String(row.seq), value: row.seq }, text);
+  }
+
+  const shown = (row) => Boolean(row.move || row.alert || row.error || row.note);
+
+  function addRow(row) {
+    if (!shown(row) || recent.querySelector('li[data-seq="' + row.seq + '"]')) return;
+    recent.prepend(rowNode(row));
     while (recent.children.length > 12) recent.lastChild.remove();
   }
 
-  TC.connect({ board: render, row: addRow });
+  // The stream starts with the board, not the past: fill "Latest" with the rows just before it.
+  let backfilled = false;
+  async function backfill(upto) {
+    backfilled = true;
+    const response = await fetch("/api/log?after=" + Math.max(0, upto - 40) + "&limit=40");
+    if (!response.ok) return;
+    const page = await response.json();
+    const older = page.rows.filter((r) => r.seq <= upto && shown(r)).reverse();
+    for (const row of older) {
+      if (recent.children.length >= 12) break;
+      if (!recent.querySelector('li[data-seq="' + row.seq + '"]')) recent.append(rowNode(row));
+    }
+  }
+
+  function live(on) {
+    if (on) {
+      if (offlineTimer) clearTimeout(offlineTimer);
+      offlineTimer = null;
+      offline.hidden = true;
+    } else if (offlineTimer === null && offline.hidden) {
+      // A blip (a phone waking up) is not worth a banner; a few seconds without the stream is.
+      offlineTimer = setTimeout(() => { offlineTimer = null; if (document.body.classList.contains("offline")) offline.hidden = false; }, 4000);
+    }
+  }
+
+  function onBoard(board) {
+    render(board);
+    if (!backfilled) backfill(board.seq).catch((err) => console.error("could not read the log", err));
+  }
+
+  TC.connect({ board: onBoard, row: addRow, live });
 })();

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -112,6 +113,37 @@ def rebuild(
             out.alerts.pop(str(row.payload["zone"]), None)
         if watch is not None:
             watch(row, before, out.state)
+    return out
+
+
+def _hidden_values(move: Move) -> set[str]:
+    """The card names a move's hidden fields carry (a drawn card, a face-down play)."""
+    found: set[str] = set()
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                collect(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+
+    for name in move.hidden_fields:
+        collect(getattr(move, name, None))
+    return found
+
+
+def _redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
+    """A verdict's sentences with hidden card names blanked, for the public page and log."""
+    if not hidden:
+        return verdict
+    pattern = re.compile("|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True)))
+    out = dict(verdict)
+    for key in ("why", "fix"):
+        if isinstance(out.get(key), str):
+            out[key] = pattern.sub("a hidden card", out[key])
     return out
 
 
@@ -366,11 +398,16 @@ class Session:
     def public_row(self, row: LogRow) -> JsonObject:
         """A log row as anyone may see it: the move without hidden fields, no raw sensor payload."""
         move = None
+        verdict = row.verdict
         if row.move is not None:
             try:
-                move = self.game.public_move(self.game.codec.from_json(row.move))
+                parsed = self.game.codec.from_json(row.move)
             except NotationError:
-                move = None
+                parsed = None
+            if parsed is not None:
+                move = self.game.public_move(parsed)
+                if verdict is not None and not verdict.get("ok"):
+                    verdict = _redact(verdict, _hidden_values(parsed))
         out: JsonObject = {
             "seq": row.seq,
             "kind": row.kind,
@@ -378,13 +415,18 @@ class Session:
             "table_time": row.table_time,
             "wall_time": row.wall_time,
             "move": move,
-            "verdict": row.verdict,
+            "verdict": verdict,
             "alert": row.alert,
             "error": row.error,
         }
         if row.kind == ObservationKind.NOTE.value and "health" in row.payload:
             out["note"] = {k: v for k, v in row.payload.items()}
         return out
+
+    def player_snapshot(self, player: str) -> tuple[JsonObject, JsonObject]:
+        """``player``'s private view and the public board, read together (one state, one seq)."""
+        with self._lock:
+            return self.game.view(self.state, player), self.board()
 
     def applied(self) -> list[Applied]:
         with self._lock:

@@ -41,7 +41,8 @@ def player_page(player: str, token: str) -> str:
 def player_view(player: str, token: str) -> Any:
     _player_or_404(player, token)
     session_ = table_session(current_app)
-    response = jsonify({"player": player, "view": session_.game.view(session_.state, player), "board": session_.board()})
+    view, board = session_.player_snapshot(player)
+    response = jsonify({"player": player, "view": view, "board": board})
     response.headers["Cache-Control"] = "no-store"
     return response
 

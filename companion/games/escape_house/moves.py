@@ -27,6 +27,7 @@ class Draw(Move):
     """Draw ``card`` from the deck of ``room`` (the top card, or any card of a cleared room)."""
 
     verb: ClassVar[str] = "draw"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     room: str
     card: str
 
@@ -36,6 +37,7 @@ class DrawDiscard(Move):
     """Look at three cards of the discard pile (all of them if fewer), keep one."""
 
     verb: ClassVar[str] = "draw_discard"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("seen", "keep")  # face down: only its holder knows it
     seen: tuple[str, ...]
     keep: str
 
@@ -53,6 +55,7 @@ class Trade(Move):
     """Give ``card`` to ``to``, who is in the same room."""
 
     verb: ClassVar[str] = "trade"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     to: str
     card: str
 
@@ -62,6 +65,7 @@ class Stash(Move):
     """Over the hand limit: put ``card`` into the deck of ``room`` (your room), ``position`` cards from the top."""
 
     verb: ClassVar[str] = "stash"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     card: str
     room: str
     position: int
@@ -84,6 +88,7 @@ class Play(Move):
     """Play ``card`` face down in your room with ``target``'s character token under it."""
 
     verb: ClassVar[str] = "play"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     card: str
     target: str
 
@@ -148,6 +153,7 @@ class Discard(Move):
     """Extension: a card an effect makes you discard goes to the discard pile in the center room."""
 
     verb: ClassVar[str] = "discard"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     card: str
 
 

@@ -14,7 +14,6 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core import (
-    ZoneKind,
     Header,
     JsonObject,
     Move,

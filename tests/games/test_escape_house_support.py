@@ -6,6 +6,9 @@ forces) case of a rule; test_escape_house_game checks that every rule id has bot
 
 from __future__ import annotations
 
+from tests.games import rulecheck
+from tests.games.rulecheck import legal, read_move
+
 import copy
 from collections import defaultdict
 from collections.abc import Callable
@@ -75,28 +78,17 @@ def new(options: dict[str, Any] | None = None, **setup: Any) -> State:
 
 def mv(player: str | None, verb: str, /, **fields: Any) -> Move:
     """A move read through the game's codec, as the table would enter it (``by=[...]`` for a clear)."""
-    obj: dict[str, Any] = {"do": verb, **fields}
-    if player is not None:
-        obj["by"] = player
-    return GAME.codec.from_json(obj)
+    return read_move(GAME, player, verb, **fields)
 
 
 def play(state: State, *moves: Move) -> State:
     """Apply legal moves, failing the test on the first illegal one."""
-    for move in moves:
-        verdict = GAME.judge(state, move)
-        assert verdict.ok, (GAME.codec.to_json(move), verdict)
-        state = GAME.apply(state, move)
-    return state
+    return legal(GAME, state, *moves)
 
 
 def refused(state: State, move: Move, rule: str) -> Verdict:
     """Assert ``move`` is illegal citing ``rule``, with a why and a fix; return the verdict."""
-    verdict = GAME.judge(state, move)
-    assert not verdict.ok, GAME.codec.to_json(move)
-    assert rule in verdict.rules, (rule, verdict)
-    assert verdict.why and verdict.fix, verdict
-    return verdict
+    return rulecheck.refused(GAME, state, move, rule)
 
 
 def loose(**setup: Any) -> State:

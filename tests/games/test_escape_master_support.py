@@ -6,6 +6,8 @@ forces) case of a rule; test_escape_master_game checks that every rule id has bo
 
 from __future__ import annotations
 
+from tests.games.rulecheck import legal, read_move, refused
+
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
@@ -60,28 +62,17 @@ def started(hands: Mapping[str, Sequence[str]], **kwargs: Any) -> State:
 
 def mv(by: str | None, do: str, **fields: Any) -> Move:
     """A move read through the notation codec, as a file or the console would give it."""
-    obj: dict[str, Any] = {"do": do, **fields}
-    if by is not None:
-        obj["by"] = by
-    return GAME.codec.from_json(obj)
+    return read_move(GAME, by, do, **fields)
 
 
 def ok(state: State, *moves: Move) -> State:
     """Apply moves that must be legal."""
-    for move in moves:
-        verdict = GAME.judge(state, move)
-        assert verdict.ok, (GAME.codec.to_json(move), verdict)
-        state = GAME.apply(state, move)
-    return state
+    return legal(GAME, state, *moves)
 
 
 def bad(state: State, move: Move, rule: str) -> Verdict:
-    """Assert ``move`` is illegal for ``rule``, with a why and a fix; return the verdict."""
-    verdict = GAME.judge(state, move)
-    assert not verdict.ok, GAME.codec.to_json(move)
-    assert verdict.rules == (rule,), verdict
-    assert verdict.why
-    return verdict
+    """Assert ``move`` is illegal for ``rule`` alone, with a why; return the verdict."""
+    return refused(GAME, state, move, rule, only=True, fix=False)
 
 
 def top(state: State, pile: int) -> str | None:

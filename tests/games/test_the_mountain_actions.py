@@ -11,49 +11,16 @@ TM-EXPOSED, TM-SEQUENTIAL), on the example deal:
 
 from __future__ import annotations
 
-from typing import Any
 
-from companion.core import Verdict
-from companion.games.the_mountain import GAME
 from companion.games.the_mountain.cards import SLOT_OF
-from companion.games.the_mountain.examples import example_header
-from companion.games.the_mountain.moves import Act, Draw, Skip
-from companion.games.the_mountain.state import MountainState, count_threats
+from companion.games.the_mountain.moves import Act, Skip
+from companion.games.the_mountain.state import MountainState
+from tests.games.mountain_support import played, ready, refused, with_mountain
 
 CLUBS_HAND = ("5C", "6C", "8C", "AD", "6D")
 DIAMONDS_HAND = ("AD", "6D", "7D", "5C", "6C")
 HEARTS_HAND = ("AH", "7H", "8H", "5C", "AD")
 SPADES_HAND = ("5S", "6S", "7S", "5C", "AD")
-
-
-def ready(hand: tuple[str, ...], **options: Any) -> MountainState:
-    """Turn 1, after drawing ``hand`` from the stock."""
-    state = GAME.new_state(example_header(options))
-    for card in hand:
-        state = played(state, Draw(card=card, from_="stock"))
-    return state
-
-
-def played(state: MountainState, move: Any) -> MountainState:
-    verdict, after = GAME.play(state, move)
-    assert verdict.ok, verdict
-    return after
-
-
-def refused(state: MountainState, move: Any, rule: str) -> Verdict:
-    verdict = GAME.judge(state, move)
-    assert not verdict.ok
-    assert rule in verdict.rules, verdict
-    assert verdict.why and verdict.fix
-    return verdict
-
-
-def with_mountain(state: MountainState, cards: dict[str, str]) -> MountainState:
-    """The same state, with a mountain holding only ``cards`` (position -> card)."""
-    mountain: list[str | None] = [None] * 21
-    for pos, card in cards.items():
-        mountain[SLOT_OF[pos]] = card
-    return state.evolve(mountain=tuple(mountain), threats_left=count_threats(tuple(mountain)))
 
 
 def empty(state: MountainState, *positions: str) -> list[bool]:

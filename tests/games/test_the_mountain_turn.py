@@ -4,46 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.core import Verdict
 from companion.games.the_mountain import GAME
-from companion.games.the_mountain.cards import SLOT_OF
-from companion.games.the_mountain.examples import example_header
 from companion.games.the_mountain.moves import Act, Discard, Draw, EndTurn, Skip
-from companion.games.the_mountain.state import MountainState, Phase, count_threats
+from companion.games.the_mountain.state import MountainState, Phase
+from tests.games import mountain_support as support
+from tests.games.mountain_support import played, refused, start, with_mountain
 
 HAND = ("5C", "6C", "AD", "6D", "AH")
 
 
-def start(**options: Any) -> MountainState:
-    return GAME.new_state(example_header(options))
-
-
 def ready(hand: tuple[str, ...] = HAND, **options: Any) -> MountainState:
-    state = start(**options)
-    for card in hand:
-        state = played(state, Draw(card=card, from_="stock"))
-    return state
-
-
-def played(state: MountainState, move: Any) -> MountainState:
-    verdict, after = GAME.play(state, move)
-    assert verdict.ok, verdict
-    return after
-
-
-def refused(state: MountainState, move: Any, rule: str) -> Verdict:
-    verdict = GAME.judge(state, move)
-    assert not verdict.ok
-    assert rule in verdict.rules, verdict
-    assert verdict.why and verdict.fix
-    return verdict
-
-
-def with_mountain(state: MountainState, cards: dict[str, str]) -> MountainState:
-    mountain: list[str | None] = [None] * 21
-    for pos, card in cards.items():
-        mountain[SLOT_OF[pos]] = card
-    return state.evolve(mountain=tuple(mountain), threats_left=count_threats(tuple(mountain)))
+    return support.ready(hand, **options)
 
 
 def second_turn() -> MountainState:

@@ -146,7 +146,6 @@ def test_a_missing_reader_is_one_clear_error(tmp_path: Path, cards: Path) -> Non
 
 
 def test_a_game_that_does_not_list_its_deck_asks_for_cards(tmp_path: Path) -> None:
-    from companion.errors import UnknownGameError
 
     # Everest has no cards to tag, so it lists no deck: enrolment must be told the cards.
     args = parse("--game", "everest", "--zone", "hand", "--reader", "array:1", "--port", "x", "--tags", str(tmp_path / "t.json"))

@@ -8,7 +8,6 @@ templates by normalised correlation (red or black from the ink's colour).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 

@@ -20,9 +20,16 @@ JsonValue: TypeAlias = Any
 JsonObject: TypeAlias = dict[str, Any]
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical_json(value: JsonValue) -> str:
-    """The one byte-stable JSON spelling used for hashing and the notation."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    """The one byte-stable JSON spelling used for hashing and the notation.
+
+    One encoder, made once: ``json.dumps`` with arguments builds a new encoder on every call, and
+    every log row needs about a dozen of these.
+    """
+    return _CANONICAL.encode(value)
 
 
 class ObservationKind(str, enum.Enum):

@@ -117,6 +117,9 @@ def start_web(
         threads=web.threads,
         # Streams are long-lived: do not let idle-connection cleanup cut a quiet scoreboard.
         channel_timeout=3600,
+        # A stream's output buffer is only recycled at this mark, and keeps what it already sent
+        # until then: waitress's 16 MB default would let every open scoreboard hold 16 MB.
+        outbuf_high_watermark=64 * 1024,
         ident="table-companion",
     )
     log.info("serving on %s:%s with %d threads", web.host, web.port, web.threads)

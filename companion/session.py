@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 BATCH_LIMIT = 512
 """Most observations written in one transaction when a burst arrives."""
 
+QUEUE_LIMIT = 50_000
+"""Observations waiting to be judged before :meth:`Session.submit` makes its caller wait: a reader
+thread that outruns the referee slows down (the serial port buffers) instead of growing memory."""
+
 
 class Clock(Protocol):
     def wall(self) -> float: ...
@@ -164,7 +168,7 @@ class Session:
         self.alerts: dict[str, Unexplained] = {}
         self.health: dict[str, JsonObject] = {}
         self.counters: dict[str, int] = {"observations": 0, "illegal": 0, "alerts": 0, "errors": 0, "replay_mismatches": 0}
-        self._queue: queue.Queue[tuple[Observation, Future[LogRow]] | None] = queue.Queue()
+        self._queue: queue.Queue[tuple[Observation, Future[LogRow]] | None] = queue.Queue(QUEUE_LIMIT)
         self._worker: threading.Thread | None = None
 
         stored = log_.header()
@@ -317,7 +321,9 @@ class Session:
             self._worker = None
 
     def submit(self, observation: Observation) -> Future[LogRow]:
-        """Queue an observation; the future resolves once its row is durable (needs :meth:`start`)."""
+        """Queue an observation; the future resolves once its row is durable (needs :meth:`start`).
+
+        Waits while :data:`QUEUE_LIMIT` observations are already queued (back-pressure, never loss)."""
         future: Future[LogRow] = Future()
         self._queue.put((observation, future))
         return future

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from companion.core import JsonObject
 from companion.log import LogRow
@@ -29,14 +30,19 @@ class Event:
     name: str
     data: str
     id: int | None = None
+    wire: bytes = field(init=False, repr=False, compare=False)
+    """The event as sent, encoded once: the same event goes to every open stream."""
 
-    def encode(self) -> bytes:
+    def __post_init__(self) -> None:
         lines = []
         if self.id is not None:
             lines.append(f"id: {self.id}")
         lines.append(f"event: {self.name}")
         lines.extend(f"data: {part}" for part in self.data.split("\n"))
-        return ("\n".join(lines) + "\n\n").encode("utf-8")
+        object.__setattr__(self, "wire", ("\n".join(lines) + "\n\n").encode("utf-8"))
+
+    def encode(self) -> bytes:
+        return self.wire
 
 
 class Overflow(Exception):
@@ -47,45 +53,51 @@ class Closing(Exception):
     """The server is shutting down; the stream ends (the browser reconnects to the next server)."""
 
 
-_CLOSING = Event("closing", "")
-
-
 class Stream:
+    """One open page's events, waiting to be sent. Bounded: see :class:`Overflow`."""
+
     def __init__(self) -> None:
-        self.queue: queue.Queue[Event | None] = queue.Queue(QUEUE_LIMIT)
+        self._events: deque[Event] = deque()
+        self._ready = threading.Condition()
+        self._closing = False
         self.overflowed = False
 
-    def put(self, event: Event) -> None:
-        if self.overflowed:
-            return
-        try:
-            self.queue.put_nowait(event)
-        except queue.Full:
-            self.overflowed = True
-            log.warning("an event stream fell %d events behind; closing it so it resumes from the log", QUEUE_LIMIT)
-            try:
-                self.queue.get_nowait()
-                self.queue.put_nowait(None)
-            except (queue.Empty, queue.Full):
-                pass
+    def put_many(self, events: Sequence[Event]) -> None:
+        """A session batch's events, in order; one lock and one wake-up for the whole batch."""
+        with self._ready:
+            if self.overflowed or self._closing:
+                return
+            if len(self._events) + len(events) > QUEUE_LIMIT:
+                self.overflowed = True
+                self._events.clear()
+                log.warning("an event stream fell %d events behind; closing it so it resumes from the log", QUEUE_LIMIT)
+            else:
+                self._events.extend(events)
+            self._ready.notify()
 
-    def get(self, timeout: float) -> Event | None:
-        """The next event; None when nothing came within ``timeout`` (time for a heartbeat)."""
-        try:
-            event = self.queue.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if event is None:
-            raise Overflow()
-        if event is _CLOSING:
-            raise Closing()
-        return event
+    def put(self, event: Event) -> None:
+        self.put_many((event,))
+
+    def take(self, timeout: float) -> list[Event]:
+        """Every event waiting, oldest first; [] when nothing came within ``timeout`` (time for a heartbeat)."""
+        with self._ready:
+            if not self._events and not self.overflowed and not self._closing:
+                self._ready.wait(timeout)
+            if self.overflowed:
+                raise Overflow()
+            if self._closing and not self._events:
+                raise Closing()
+            events = list(self._events)
+            self._events.clear()
+            return events
+
+    def qsize(self) -> int:
+        return len(self._events)
 
     def end(self) -> None:
-        try:
-            self.queue.put_nowait(_CLOSING)
-        except queue.Full:
-            self.overflowed = True
+        with self._ready:
+            self._closing = True
+            self._ready.notify()
 
 
 def row_event(session: Session, row: LogRow) -> Event:
@@ -113,8 +125,7 @@ class Broadcaster:
         events = [row_event(self.session, row) for row in rows]
         events.append(board_event(board))
         for stream in streams:
-            for event in events:
-                stream.put(event)
+            stream.put_many(events)
 
     def open(self) -> Stream:
         stream = Stream()

@@ -52,15 +52,23 @@ def events() -> Response:
                     sent = row.seq
             yield board_event(session.board()).encode()
             while True:
-                event = stream.get(timeout=heartbeat)
-                if event is None:
+                waiting = stream.take(timeout=heartbeat)
+                if not waiting:
                     yield b": keep-alive\n\n"
                     continue
-                if event.id is not None and event.id <= sent:
-                    continue  # already sent from the backlog
-                if event.id is not None:
-                    sent = event.id
-                yield event.encode()
+                # A board is the whole board: of those waiting, only the newest is worth sending.
+                newest_board = max((i for i, e in enumerate(waiting) if e.name == "board"), default=-1)
+                out = []
+                for i, event in enumerate(waiting):
+                    if event.name == "board" and i != newest_board:
+                        continue
+                    if event.id is not None and event.id <= sent:
+                        continue  # already sent from the backlog
+                    if event.id is not None:
+                        sent = event.id
+                    out.append(event.wire)
+                if out:
+                    yield b"".join(out)  # everything waiting in one write: one chunk, one send()
         except Overflow:
             yield Event("resume", str(sent)).encode()
         except Closing:

@@ -162,7 +162,9 @@ def play_whole_game(t: LiveTable, page: Any) -> Referee:
                 if data["seq"] == last:
                     break
         assert rows == last, "the stream carried every row, the header too"
-        assert boards >= len(t.moves)
+        # A stream sends only the newest of the boards waiting for it, so a slow reader gets fewer
+        # boards than moves; every row still comes, and the last board is the final one.
+        assert boards >= 1
     finally:
         stream.close()
     return ref

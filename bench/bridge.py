@@ -9,7 +9,7 @@ table model turns them into observations. Measured:
 - with ``companion.session`` present: the same, up to the durable log row with its verdict
   (Session.submit -> future resolved), through a real game and a real SQLite log.
 
-    .venv/bin/python bench/bridge.py [--rate 2000] [--seconds 5] [--channels 8] [--debounce 0]
+    .venv/bin/python bench/bridge.py [--rate 2000] [--seconds 5] [--channels 8] [--debounce 0] [--json]
 
 Debounce holds departures by design (DESIGN: a flicker is not a move); the order check and the
 latency figures are taken with it off unless ``--debounce`` is given.
@@ -18,6 +18,7 @@ latency figures are taken with it off unless ``--debounce`` is given.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import tempfile
@@ -129,7 +130,7 @@ def run_once(
             sender.start()
             sender.join()
             complete = wait(lambda: len(order) >= len(events), 30 + debounce)
-            finish()
+            rows = finish()
             elapsed = (max(got_at) if order else time.perf_counter()) - t0
         finally:
             bridge.stop()
@@ -149,10 +150,11 @@ def run_once(
         "bad_frames": health.status("array")["bad_frames"],
         "gaps": health.status("array")["gaps"],
         "dropped_by_sim": sim.dropped,
+        **({"rows": rows} if rows is not None else {}),
     }
 
 
-Sink = tuple[Callable[[Observation, int], None], Callable[[], None], Cards]
+Sink = tuple[Callable[[Observation, int], None], Callable[[], dict[str, int] | None], Cards]
 
 
 def observation_sink(arrived: Callable[[int, float], None]) -> Sink:
@@ -190,11 +192,11 @@ def session_sink(arrived: Callable[[int, float], None]) -> Sink:
 
         future.add_done_callback(done)
 
-    def finish() -> None:
+    def finish() -> dict[str, int]:
         session.stop()
         game_log.close()
         tmp.cleanup()
-        print(f"    rows: {outcomes}")
+        return outcomes
 
     deck = sorted(getattr(getattr(session.state, "table", None), "cards", {}) or [])
     return sink, finish, Cards(deck)
@@ -207,6 +209,8 @@ def report(title: str, r: dict[str, Any]) -> None:
     print(f"    {r['received']}/{r['events']} events, {ok}, {order}; sustained {r['rate']:.0f} events/s")
     print(f"    latency ms: p50 {r['p50']:.2f}  p99 {r['p99']:.2f}  max {r['max']:.2f}  (mean {r['mean']:.2f})")
     print(f"    bad frames {r['bad_frames']}, gaps {r['gaps']}, dropped by the simulator {r['dropped_by_sim']}")
+    if "rows" in r:
+        print(f"    rows: {r['rows']}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -216,23 +220,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=8)
     parser.add_argument("--debounce", type=float, default=0.0, help="the table model's debounce window (default off)")
     parser.add_argument("--no-session", action="store_true", help="skip the line-in to verdict run")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (every run's figures) instead of the text")
     args = parser.parse_args(argv)
-    print(f"bridge bench: {args.rate:.0f} events/s for {args.seconds:g} s over {args.channels} channels")
+    say = (lambda *_: None) if args.json else print  # --json: the figures only, as one object at the end
+    show = (lambda *_: None) if args.json else report
+    say(f"bridge bench: {args.rate:.0f} events/s for {args.seconds:g} s over {args.channels} channels")
     results = {"observation": run_once(args.rate, args.seconds, args.channels, args.debounce, observation_sink)}
-    report("serial line in -> TAG observation out", results["observation"])
+    show("serial line in -> TAG observation out", results["observation"])
     results["observation-200"] = run_once(200, 2, args.channels, args.debounce, observation_sink)
-    report("the same at 200 events/s (latency without load)", results["observation-200"])
+    show("the same at 200 events/s (latency without load)", results["observation-200"])
     if not args.no_session:
         try:
             import companion.session  # noqa: F401
         except ImportError:
-            print("  line in -> verdict: companion.session is not there yet; skipped")
+            say("  line in -> verdict: companion.session is not there yet; skipped")
         else:
             results["verdict"] = run_once(args.rate, args.seconds, args.channels, args.debounce, session_sink)
-            report("serial line in -> durable log row with verdict (Session.submit)", results["verdict"])
+            show("serial line in -> durable log row with verdict (Session.submit)", results["verdict"])
             results["verdict-200"] = run_once(200, 2, args.channels, args.debounce, session_sink)
-            report("the same at 200 events/s (latency without load)", results["verdict-200"])
+            show("the same at 200 events/s (latency without load)", results["verdict-200"])
     failed = any(r["received"] != r["events"] or not r["in_order"] for r in results.values())
+    if args.json:
+        print(json.dumps({"rate": args.rate, "seconds": args.seconds, "channels": args.channels, "debounce": args.debounce, "runs": results}))
     return 1 if failed else 0
 
 

@@ -43,3 +43,13 @@ def refused(game: Game[S], state: S, move: Move, rule: str, *, only: bool = Fals
     if fix:
         assert verdict.fix, verdict
     return verdict
+
+
+def refused_exactly(game: Game[S], state: S, move: Move, *rules: str) -> Verdict:
+    """The move is illegal, names exactly ``rules``, says why and how to fix it, and changes nothing."""
+    verdict, after = game.play(state, move)
+    assert not verdict.ok, game.codec.to_json(move)
+    assert verdict.rules == rules, verdict
+    assert verdict.why and verdict.fix, verdict
+    assert after is state
+    return verdict

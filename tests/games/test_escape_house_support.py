@@ -6,9 +6,6 @@ forces) case of a rule; test_escape_house_game checks that every rule id has bot
 
 from __future__ import annotations
 
-from tests.games import rulecheck
-from tests.games.rulecheck import legal, read_move
-
 import copy
 from collections import defaultdict
 from collections.abc import Callable
@@ -17,6 +14,8 @@ from typing import Any, Literal, TypeVar
 from companion.core import Header, Move, Verdict
 from companion.games.escape_house import GAME
 from companion.games.escape_house.state import State
+from tests.games import rulecheck
+from tests.games.rulecheck import legal, read_move
 
 F = TypeVar("F", bound=Callable[..., Any])
 

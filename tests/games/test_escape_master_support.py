@@ -6,8 +6,6 @@ forces) case of a rule; test_escape_master_game checks that every rule id has bo
 
 from __future__ import annotations
 
-from tests.games.rulecheck import legal, read_move, refused
-
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
@@ -15,6 +13,7 @@ from typing import Any, Literal, TypeVar
 from companion.core import Header, Move, Verdict
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
+from tests.games.rulecheck import legal, read_move, refused
 
 F = TypeVar("F", bound=Callable[..., Any])
 

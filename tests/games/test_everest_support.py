@@ -14,6 +14,7 @@ from companion.core import Header, Move, Verdict
 from companion.games.everest import GAME
 from companion.games.everest.board import Square
 from companion.games.everest.state import EverestState
+from tests.games.rulecheck import refused_exactly
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,12 +115,7 @@ def _idle(state: EverestState, seat: int, kind: str) -> str:
 
 def refused(state: EverestState, move: Move, *rules: str) -> Verdict:
     """The move is illegal, names exactly these rules, says why and how to fix it; state unchanged."""
-    verdict, after = GAME.play(state, move)
-    assert not verdict.ok, GAME.codec.to_json(move)
-    assert verdict.rules == rules, verdict
-    assert verdict.why and verdict.fix
-    assert after is state
-    return verdict
+    return refused_exactly(GAME, state, move, *rules)
 
 
 def at(state: EverestState, name: str) -> Square | None:

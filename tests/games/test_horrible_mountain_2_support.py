@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar
 from companion.core import Header, Move, Verdict
 from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.state import State
+from tests.games.rulecheck import refused_exactly
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -71,9 +72,4 @@ def play(state: State, *moves: Move) -> State:
 
 def refused(state: State, move: Move, *rules: str) -> Verdict:
     """The move is illegal, names exactly these rules, says why and how to fix it; state unchanged."""
-    verdict, after = GAME.play(state, move)
-    assert not verdict.ok, GAME.codec.to_json(move)
-    assert verdict.rules == rules, verdict
-    assert verdict.why and verdict.fix
-    assert after is state
-    return verdict
+    return refused_exactly(GAME, state, move, *rules)

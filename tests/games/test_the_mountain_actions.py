@@ -11,7 +11,6 @@ TM-EXPOSED, TM-SEQUENTIAL), on the example deal:
 
 from __future__ import annotations
 
-
 from companion.games.the_mountain.cards import SLOT_OF
 from companion.games.the_mountain.moves import Act, Skip
 from companion.games.the_mountain.state import MountainState

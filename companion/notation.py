@@ -17,7 +17,7 @@ import math
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, NoReturn, TextIO, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from companion.core import Header, JsonObject, Move
@@ -345,6 +345,8 @@ class NotationFile:
 
     header: Header
     moves: tuple[tuple[int, Move], ...]
+    start: Any = field(default=None, compare=False, repr=False)
+    """The game's state before the first move (built once, while checking the header's setup)."""
 
 
 def _json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
@@ -374,7 +376,7 @@ def read_notation(handle: TextIO) -> NotationFile:
     try:
         header = parse_header(obj)
         game = get_game(header.game)
-        game.new_state(header)  # the setup itself must be readable
+        start = game.new_state(header)  # the setup itself must be readable
     except NotationError as exc:
         raise exc.at_line(line) from exc
     moves: list[tuple[int, Move]] = []
@@ -383,4 +385,4 @@ def read_notation(handle: TextIO) -> NotationFile:
             moves.append((line, game.codec.from_json(obj)))
         except NotationError as exc:
             raise exc.at_line(line) from exc
-    return NotationFile(header, tuple(moves))
+    return NotationFile(header, tuple(moves), start)

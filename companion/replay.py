@@ -16,7 +16,7 @@ def replay(record: NotationFile) -> Iterator[JsonObject]:
     An illegal move is reported and not applied; the game goes on from the state before it.
     """
     game = get_game(record.header.game)
-    state: Any = game.new_state(record.header)
+    state: Any = record.start if record.start is not None else game.new_state(record.header)
     for n, (_line, move) in enumerate(record.moves, start=1):
         verdict, state = game.play(state, move)
         if verdict.ok:

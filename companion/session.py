@@ -65,6 +65,24 @@ class Applied:
     before: Any
 
 
+def play_into(
+    game: Game[Any], history: list[Applied], state: Any, move: Move, seq: int, correcting: bool
+) -> tuple[Verdict, Any]:
+    """Judge ``move`` and, if legal, record it in the undo history: the one rule for live play and replay.
+
+    A correction is judged on the state before the last applied move and replaces it. Returns the
+    verdict and the state now in force (unchanged when the move is illegal).
+    """
+    base = history[-1].before if correcting else state
+    verdict, after = game.play(base, move)
+    if not verdict.ok:
+        return verdict, state
+    if correcting:
+        history.pop()
+    history.append(Applied(seq, move, base))
+    return verdict, after
+
+
 @dataclass
 class Rebuilt:
     """What replaying a log gives back."""
@@ -98,18 +116,12 @@ def rebuild(
                 out.state = out.history.pop().before
         elif row.move is not None and row.verdict is not None:
             move = game.codec.from_json(row.move)
-            replacing = kind == ObservationKind.CORRECTION.value and bool(out.history)
-            base = out.history[-1].before if replacing else out.state
-            verdict, after = game.play(base, move)
+            correcting = kind == ObservationKind.CORRECTION.value and bool(out.history)
+            verdict, out.state = play_into(game, out.history, out.state, move, row.seq, correcting)
             if verdict.to_json() != row.verdict:
                 out.mismatches += 1
                 log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.verdict)
-            if verdict.ok:
-                if replacing:
-                    out.history.pop()
-                out.history.append(Applied(row.seq, move, base))
-                out.state = after
-            else:
+            if not verdict.ok:
                 out.illegal += 1
         if row.alert is not None:
             out.alerts[str(row.alert["zone"])] = Unexplained(**row.alert)
@@ -266,13 +278,8 @@ class Session:
                 if not history:
                     raise NotationError("there is no move to correct")
                 move = self.game.codec.from_json(obs.payload.get("move"))
-                base = history[-1].before
-                verdict, after = self.game.play(base, move)
+                verdict, state = play_into(self.game, history, state, move, seq, correcting=True)
                 fields["move"], fields["verdict"] = self.game.codec.to_json(move), verdict.to_json()
-                if verdict.ok:
-                    history.pop()
-                    history.append(Applied(seq, move, base))
-                    state = after
             elif kind is ObservationKind.NOTE:
                 pass
             else:
@@ -282,11 +289,8 @@ class Session:
                     alerts[result.zone] = result
                     fields["alert"] = {"zone": result.zone, "what": result.what, "fix": result.fix}
                 elif isinstance(result, Move):
-                    verdict, after = self.game.play(state, result)
+                    verdict, state = play_into(self.game, history, state, result, seq, correcting=False)
                     fields["move"], fields["verdict"] = self.game.codec.to_json(result), verdict.to_json()
-                    if verdict.ok:
-                        history.append(Applied(seq, result, state))
-                        state = after
                     if isinstance(zone, str):
                         alerts.pop(zone, None)
         except CompanionError as exc:
@@ -437,6 +441,3 @@ class Session:
     def applied(self) -> list[Applied]:
         with self._lock:
             return list(self._history)
-
-    def verdict_of(self, row: LogRow) -> Verdict | None:
-        return Verdict.from_json(row.verdict) if row.verdict is not None else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.core import Header, JsonObject, Zone, ZoneKind
+from companion.core import Header, Zone, ZoneKind
 from companion.errors import CompanionError, ConfigError
 from companion.games import GAME_MODULES, get_game
 
@@ -271,11 +271,3 @@ def load_config(path: str | Path) -> TableConfig:
     except ConfigError as exc:
         raise ConfigError(f"{p}: {exc}") from exc
 
-
-def config_summary(config: TableConfig) -> JsonObject:
-    return {
-        "game": config.header.game,
-        "players": list(config.header.players),
-        "zones": [z.name for z in config.zones],
-        "log": str(config.log_path),
-    }

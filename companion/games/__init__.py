@@ -43,14 +43,3 @@ def get_game(game_id: str) -> Game[Any]:
     _loaded[game_id] = game
     return game
 
-
-def available_games() -> list[str]:
-    """Ids of the games whose modules are present."""
-    out = []
-    for game_id in GAME_MODULES:
-        try:
-            get_game(game_id)
-        except UnknownGameError:
-            continue
-        out.append(game_id)
-    return out

@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
+from companion.entry.picks import FieldSpec
+
 JsonValue: TypeAlias = Any
 """A value that ``json.dumps`` accepts (dict, list, str, int, float, bool, None)."""
 
@@ -178,6 +180,9 @@ class Move:
     verb: ClassVar[str] = ""
     hidden_fields: ClassVar[tuple[str, ...]] = ()
     """Fields the public scoreboard and log never show (a card drawn into a hand)."""
+    picks: ClassVar[Mapping[str, FieldSpec]] = {}
+    """What each field's values are drawn from (:mod:`companion.entry.picks`), so that a page can
+    offer them to tap; every field but ``by`` and ``t`` declares one."""
     by: str | None = None
     """The player who acts; None where no player acts (a penalty draw, the start of a round)."""
     t: float | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core import (
@@ -26,6 +26,7 @@ from companion.core import (
     Unexplained,
     Verdict,
 )
+from companion.entry.picks import Choice, Pick
 from companion.errors import NotationError, SetupError
 from companion.notation import MoveCodec, dataclass_from_json, dataclass_to_json
 
@@ -136,6 +137,21 @@ class Game(ABC, Generic[S]):
     def prompts(self, state: S) -> tuple[Prompt, ...]:
         """What the session must ask a person for before the game can go on (die rolls, plans)."""
         return ()
+
+    # -- entry by tapping (companion.entry) ---------------------------------------------------
+
+    def candidates(self, state: S, by: str | None) -> Iterable[Move]:
+        """Moves worth offering ``by`` now: every legal move at least (the builder judges each, so
+        extra candidates cost only time). A draw may range over every card it could be."""
+        return ()
+
+    def choices(self, state: S, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        """The values a field drawn from ``pick`` may take, as ``viewer`` knows the table (None: the
+        referee, who sees everything). ``every``: the whole domain (the deck, every slot), for a move
+        entered illegal on purpose. None: the builder's default (players, a field's Literal/Enum words).
+
+        A player's domain is built from what that player may see and nothing else."""
+        return None
 
     # -- from the table to a move ---------------------------------------------------------------
 

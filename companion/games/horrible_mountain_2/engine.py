@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.entry.picks import Choice, Pick
 from companion.game import Game
-from companion.games.horrible_mountain_2 import checks, table, transitions, views
+from companion.games.horrible_mountain_2 import checks, entry, table, transitions, views
 from companion.games.horrible_mountain_2.moves import MOVE_TYPES
 from companion.games.horrible_mountain_2.options import Options
 from companion.games.horrible_mountain_2.rules import RULES
@@ -55,6 +56,12 @@ class HorribleMountain2(Game[State]):
         if player is None:
             return views.referee_view(state)
         return views.player_view(state, player)
+
+    def candidates(self, state: State, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
 
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         if state.phase is Phase.PLACE:

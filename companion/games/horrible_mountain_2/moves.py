@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.core import Move
+from companion.entry.picks import FieldSpec, Pick
 from companion.games.horrible_mountain_2.cards import SLOTS, Colour, card_problem
 
 
@@ -33,6 +34,7 @@ class Place(Move):
     """Setup steps 5-6: put one cube of each of the player's colours on two slots (``cubes`` order)."""
 
     verb: ClassVar[str] = "place"
+    picks = {"slots": FieldSpec.list_of(Pick.SLOT, 2, 2)}
     slots: tuple[int, int]
 
     def __post_init__(self) -> None:
@@ -45,6 +47,7 @@ class Draw(Move):
 
     verb: ClassVar[str] = "draw"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -56,6 +59,7 @@ class Swap(Move):
     """Swap a Card: a card from hand for the Table Card of matching rank on ``slot``."""
 
     verb: ClassVar[str] = "swap"
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "slot": FieldSpec.one(Pick.SLOT)}
     card: str
     slot: int
 
@@ -69,6 +73,7 @@ class TakeTable(Move):
     """Take a Table Card: pay the ``cube`` Control Cube, take the card under its twin, refill the slot."""
 
     verb: ClassVar[str] = "take_table"
+    picks = {"cube": FieldSpec.one(Pick.CUBE), "replacement": FieldSpec.one(Pick.UNSEEN_CARD)}
     cube: Colour
     replacement: str
     """The card drawn from the Draw Pile to refill the slot."""
@@ -82,6 +87,7 @@ class TakeDiscard(Move):
     """Take a Discard: pay the ``cube`` Control Cube, take the top card of the Discard Pile."""
 
     verb: ClassVar[str] = "take_discard"
+    picks = {"cube": FieldSpec.one(Pick.CUBE), "card": FieldSpec.one(Pick.PUBLIC_CARD, optional=True)}
     cube: Colour
     card: str | None = None
     """Extension: the card taken. Optional; needed only when the engine does not know the top card
@@ -97,6 +103,7 @@ class SwapCubes(Move):
     """Swap Cubes: discard two cards to swap the cubes on two Table Cards of the same ranks."""
 
     verb: ClassVar[str] = "swap_cubes"
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "slots": FieldSpec.list_of(Pick.SLOT, 2, 2, ordered=False)}
     cards: tuple[str, str]
     """Discarded in this order: ``cards[1]`` ends on top of the Discard Pile."""
     slots: tuple[int, int]
@@ -111,6 +118,7 @@ class ClaimCube(Move):
     """Claim a Cube: discard two cards of one rank to take ``cube`` from the Cube Pile."""
 
     verb: ClassVar[str] = "claim_cube"
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "cube": FieldSpec.one(Pick.CUBE)}
     cards: tuple[str, str]
     """Discarded in this order: ``cards[1]`` ends on top of the Discard Pile."""
     cube: Colour
@@ -124,6 +132,7 @@ class Discard(Move):
     """Discard down to five, right after taking a sixth card into hand."""
 
     verb: ClassVar[str] = "discard"
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -143,6 +152,10 @@ class SearchDiscard(Move):
 
     verb: ClassVar[str] = "search_discard"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card", "order")
+    picks = {
+        "card": FieldSpec.one(Pick.PUBLIC_CARD),
+        "order": FieldSpec.list_of(Pick.PUBLIC_CARD, 0, 30, optional=True),
+    }
     card: str
     order: tuple[str, ...] | None = None
     """Extension: the rest of the Discard Pile as the adventurer reordered it, top card first.

@@ -1,0 +1,354 @@
+"""The move builder: from a half-built move (a draft), the choices a page offers for the next tap.
+
+The engine proposes: the legal moves now are the game's candidates that its own ``judge`` finds
+legal. The builder only sorts them into what to offer:
+- every verb of the game (the legal ones first, never a fixed list), so that a player can still
+  enter an illegal move on purpose;
+- complete legal moves as one-tap buttons where few fit the draft;
+- step by step otherwise: for the next field, every value of its declared domain, each marked
+  ``legal`` when some legal move still goes through it.
+
+A player sees the table as a player: their pickers show their own hand and public cards, and a
+card taken face down (:attr:`Pick.UNSEEN_CARD`) is never judged for them, so that which cards are
+"legal" to name as drawn cannot tell where another card lies. The referee (``viewer`` None) sees
+the whole state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import logging
+import types
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+
+from companion.core import JsonObject, JsonValue, Move
+from companion.entry.picks import Choice, FieldSpec, Pick
+from companion.errors import NotationError
+from companion.game import Game
+
+log = logging.getLogger(__name__)
+
+QUICK_LIMIT = 12
+"""At most this many complete moves are offered as one-tap buttons."""
+CANDIDATE_LIMIT = 20_000
+"""A game that proposes more candidates than this is cut short (and says so in the log)."""
+ENVELOPE = ("by", "t")
+
+
+class DraftError(NotationError):
+    """A draft a page sent that cannot be read (unknown verb or field, a value of the wrong shape)."""
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A move being built: its verb once chosen, the fields filled so far, the lists closed."""
+
+    by: str | None = None
+    verb: str | None = None
+    fields: Mapping[str, JsonValue] = field(default_factory=dict)
+    closed: frozenset[str] = frozenset()
+    """List fields the person said are complete (a list also closes when it reaches its most)."""
+    every: bool = False
+    """Offer every value of each domain, not only those on the way to a legal move."""
+    focus: str | None = None
+    """A card tapped in the actor's hand: only moves with that card are offered."""
+
+    @classmethod
+    def from_json(cls, obj: Any, by: str | None) -> "Draft":
+        if obj is None:
+            return cls(by=by)
+        if not isinstance(obj, dict):
+            raise DraftError("a draft must be a JSON object")
+        verb = obj.get("verb")
+        fields = obj.get("fields", {})
+        closed = obj.get("closed", [])
+        focus = obj.get("focus")
+        if verb is not None and not isinstance(verb, str):
+            raise DraftError("draft.verb must be a verb")
+        if not isinstance(fields, dict):
+            raise DraftError("draft.fields must be an object")
+        if not isinstance(closed, list) or not all(isinstance(c, str) for c in closed):
+            raise DraftError("draft.closed must be a list of field names")
+        if focus is not None and not isinstance(focus, str):
+            raise DraftError("draft.focus must be a card")
+        return cls(by, verb, dict(fields), frozenset(closed), obj.get("every") is True, focus)
+
+
+def field_specs(move_type: type[Move]) -> list[tuple[str, FieldSpec]]:
+    """The fields a person fills in, in declaration order, with their domains."""
+    out = []
+    for f in dataclasses.fields(move_type):
+        if f.name in ENVELOPE:
+            continue
+        spec = move_type.picks.get(f.name)
+        if spec is None:
+            raise TypeError(f"{move_type.__name__}.{f.name} declares no domain in picks")
+        out.append((f.name, spec))
+    return out
+
+
+def _norm(value: Any) -> Any:
+    """JSON values compare as lists, never tuples."""
+    if isinstance(value, (list, tuple)):
+        return [_norm(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _norm(v) for k, v in value.items()}
+    return value
+
+
+def _list_matches(spec: FieldSpec, partial: Sequence[Any], full: Any, exact: bool) -> bool:
+    if not isinstance(full, list):
+        return False
+    if spec.ordered:
+        return full == list(partial) if exact else full[: len(partial)] == list(partial)
+    have, want = Counter(map(repr, full)), Counter(map(repr, partial))
+    return have == want if exact else not (want - have)
+
+
+class Builder:
+    """Choices for one actor on one state. Cheap to make; made per request."""
+
+    def __init__(self, game: Game[Any], state: Any, players: Sequence[str], viewer: str | None) -> None:
+        self.game = game
+        self.state = state
+        self.players = tuple(players)
+        self.viewer = viewer
+        self._legal: dict[str | None, list[JsonObject]] = {}
+
+    # -- what the engine proposes ----------------------------------------------------------
+
+    def legal(self, by: str | None) -> list[JsonObject]:
+        """The legal moves ``by`` may make now, as notation (the engine's own judge decides)."""
+        cached = self._legal.get(by)
+        if cached is not None:
+            return cached
+        out: list[JsonObject] = []
+        seen: set[str] = set()
+        for n, move in enumerate(self.game.candidates(self.state, by)):
+            if n >= CANDIDATE_LIMIT:
+                log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
+                break
+            if move.by != by or not self.game.judge(self.state, move).ok:
+                continue
+            as_json = _norm(self.game.codec.to_json(move.replace(t=None)))
+            key = repr(as_json)
+            if key not in seen:
+                seen.add(key)
+                out.append(as_json)
+        self._legal[by] = out
+        return out
+
+    def _wild(self, move_type: type[Move]) -> set[str]:
+        """Fields never judged for this viewer: a player's face-down draws."""
+        if self.viewer is None:
+            return set()
+        return {name for name, spec in field_specs(move_type) if spec.pick is Pick.UNSEEN_CARD}
+
+    # -- domains ---------------------------------------------------------------------------
+
+    def choices(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, every: bool) -> list[Choice]:
+        """Every value the field may take, as this viewer may know the table."""
+        found = self.game.choices(self.state, self.viewer, by, spec.pick, every)
+        if found is not None:
+            return list(found)
+        if spec.pick is Pick.PLAYER:
+            return [Choice(p, p) for p in self.players]
+        hint = _base_type(move_type, name)
+        words = _words(hint)
+        if words is not None:
+            return [Choice(w, str(w)) for w in words]
+        log.warning("%s: no values for %s.%s (%s)", self.game.id, move_type.verb, name, spec.pick.value)
+        return []
+
+    # -- the answer a page gets ------------------------------------------------------------
+
+    def offer(self, draft: Draft) -> JsonObject:
+        by = draft.by
+        legal = self.legal(by)
+        verbs = []
+        by_verb = self.game.codec.by_verb
+        counts = Counter(m["do"] for m in legal)
+        for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)):
+            verbs.append({"verb": verb, "label": verb.replace("_", " "), "legal": counts[verb] > 0})
+        out: JsonObject = {"by": by, "verbs": verbs, "verb": draft.verb, "fields": [], "next": None, "move": None}
+        if draft.verb is None:
+            out["quick"] = self._quick(draft, legal, None)
+            return out
+        move_type = by_verb.get(draft.verb)
+        if move_type is None:
+            raise DraftError(f'unknown verb "{draft.verb}" for {self.game.id}')
+        specs = field_specs(move_type)
+        known = {name for name, _ in specs}
+        unknown = sorted(set(draft.fields) - known)
+        if unknown:
+            raise DraftError(f"{draft.verb} has no field {unknown[0]!r}")
+        wild = self._wild(move_type)
+        mine = [m for m in legal if m["do"] == draft.verb]
+        filled: dict[str, Any] = {}
+        next_field: JsonObject | None = None
+        for name, spec in specs:
+            value = draft.fields.get(name, _MISSING)
+            complete = self._complete(name, spec, value, draft)
+            out["fields"].append(
+                {"name": name, "pick": spec.pick.value, "many": spec.many, "least": spec.least, "most": spec.most,
+                 "optional": spec.optional, "value": None if value is _MISSING else value, "done": complete}
+            )
+            if complete:
+                filled[name] = value
+                if name not in wild:
+                    mine = [m for m in mine if self._matches(spec, m.get(name), value, exact=True)]
+                continue
+            if next_field is None:
+                next_field = self._next(by, move_type, name, spec, value, mine, wild, draft)
+        out["quick"] = self._quick(draft, mine, move_type)
+        if next_field is not None:
+            out["next"] = next_field
+            return out
+        move: JsonObject = {"do": draft.verb}
+        if by is not None:
+            move["by"] = by
+        move.update({k: v for k, v in filled.items() if v is not None})
+        out["move"] = move
+        out["legal"] = bool(mine)
+        return out
+
+    def _complete(self, name: str, spec: FieldSpec, value: Any, draft: Draft) -> bool:
+        if value is _MISSING:
+            return False
+        if value is None:
+            return spec.optional
+        if spec.many:
+            if not isinstance(value, list):
+                raise DraftError(f"{name} must be a list")
+            return len(value) >= spec.most or name in draft.closed
+        return True
+
+    @staticmethod
+    def _matches(spec: FieldSpec, have: Any, want: Any, exact: bool) -> bool:
+        if want is None:
+            return have is None
+        if spec.many:
+            return _list_matches(spec, want, have, exact)
+        return bool(have == want)
+
+    def _next(
+        self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
+        mine: list[JsonObject], wild: set[str], draft: Draft,
+    ) -> JsonObject:
+        partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
+        domain = self.choices(by, spec, move_type, name, draft.every)
+        if spec.many and not spec.ordered or spec.many and spec.pick in (Pick.HAND_CARD, Pick.PLAYER):
+            taken = Counter(map(repr, partial))
+            domain = [c for c in domain if not taken[repr(c.value)]]
+        choices = []
+        offered: set[str] = set()
+        for choice in domain:
+            if name in wild:
+                ok = bool(mine)
+            elif spec.many:
+                ok = any(self._matches(spec, m.get(name), partial + [choice.value], exact=False) for m in mine)
+            else:
+                ok = any(m.get(name) == choice.value for m in mine)
+            if ok or draft.every or name in wild:
+                choices.append({**choice.to_json(), "legal": ok})
+                offered.add(repr(choice.value))
+        # A legal value the domain did not list (a game's domain should never miss one) is still offered.
+        if name not in wild:
+            for m in mine:
+                have = m.get(name)
+                values = (have[len(partial)] if isinstance(have, list) and len(have) > len(partial) else None) if spec.many else have
+                if values is not None and repr(values) not in offered and (not spec.many or self._matches(spec, have, partial, exact=False)):
+                    offered.add(repr(values))
+                    choices.append({"value": values, "label": str(values), "legal": True})
+        finishing = spec.many and len(partial) >= spec.least or spec.optional and not partial
+        return {
+            "field": name,
+            "pick": spec.pick.value,
+            "many": spec.many,
+            "so_far": partial,
+            "choices": choices,
+            "can_finish": bool(finishing),
+            "finish_legal": bool(finishing) and any(
+                name in wild or self._matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
+            ),
+            "hidden_choices": 0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
+        }
+
+    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
+        """How many more values "show every value" would offer (an illegal move on purpose)."""
+        taken = {repr(v) for v in partial} if spec.many else set()
+        every = self.choices(by, spec, move_type, name, True)
+        return sum(1 for c in every if repr(c.value) not in offered and repr(c.value) not in taken)
+
+    def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> list[JsonObject]:
+        """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
+        picked = []
+        for m in moves:
+            if draft.focus is not None and not _mentions(m, draft.focus):
+                continue
+            mtype = self.game.codec.by_verb[m["do"]]
+            wild = self._wild(mtype)
+            if wild:
+                if move_type is None or any(w not in draft.fields for w in wild):
+                    continue
+                m = {**m, **{w: draft.fields[w] for w in wild}}
+            picked.append(m)
+            if len(picked) > QUICK_LIMIT:
+                return []
+        return [{"move": m, "label": self.describe(m)} for m in picked]
+
+    def describe(self, move: Mapping[str, Any]) -> str:
+        """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
+        move_type = self.game.codec.by_verb[str(move["do"])]
+        parts = [str(move["do"]).replace("_", " ")]
+        for name, spec in field_specs(move_type):
+            value = move.get(name)
+            if value is None:
+                continue
+            labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
+            if isinstance(value, list):
+                parts.append(" ".join(labels.get(repr(v), str(v)) for v in value))
+            else:
+                parts.append(labels.get(repr(value), str(value)))
+        return " · ".join(parts)
+
+
+_MISSING: Any = object()
+
+
+def _mentions(move: Mapping[str, Any], card: str) -> bool:
+    for key, value in move.items():
+        if key in ("do", "by"):
+            continue
+        if value == card or isinstance(value, list) and card in value:
+            return True
+    return False
+
+
+def _base_type(move_type: type[Move], name: str) -> Any:
+    """A field's value type under its Optional and list wrappers."""
+    tp = get_type_hints(move_type)[name]
+    while get_origin(tp) in (Union, types.UnionType, tuple, list):
+        args = [a for a in get_args(tp) if a is not type(None) and a is not Ellipsis]
+        if not args:
+            break
+        tp = args[0]
+    return tp
+
+
+def _words(tp: Any) -> list[Any] | None:
+    """The values of a Literal or an Enum type, or None."""
+    if get_origin(tp) is Literal:
+        return list(get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return [m.value for m in tp]
+    return None
+
+
+def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:
+    """What a page offers next for ``draft``, as ``viewer`` (None = the referee) sees the table."""
+    return Builder(game, state, tuple(players), viewer).offer(draft)

@@ -1,0 +1,78 @@
+"""What a move field's values are drawn from: the declarations a tap page is built from."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+JsonValue = Any  # companion.core's alias; core imports this module, so it cannot import core
+
+
+class Pick(str, enum.Enum):
+    """Where the values of a move field come from, as the table sees it."""
+
+    HAND_CARD = "hand_card"
+    """A card in the actor's own hand."""
+    UNSEEN_CARD = "unseen_card"
+    """A card the actor takes face down (a draw): picked from a deck grid only the actor sees. Which
+    cards are still face down is never judged for a player: a player's page offers every card the
+    player has not seen, so the offer cannot tell where another card is."""
+    PUBLIC_CARD = "public_card"
+    """A face-up card on the table (a pile's top, a Table Card, a room's puzzle)."""
+    PYRAMID_SLOT = "pyramid_slot"
+    """A position in The Mountain's pyramid (``"r-i"``)."""
+    SLOT = "slot"
+    """A numbered Table Card slot."""
+    PILE = "pile"
+    """A central pile (or ``"new"``)."""
+    PLAYER = "player"
+    """A player at the table."""
+    ROOM = "room"
+    """An Escape House room."""
+    CUBE = "cube"
+    """A cube colour."""
+    COIN = "coin"
+    """An Everest coin."""
+    DIRECTION = "direction"
+    """A compass direction."""
+    NUMBER = "number"
+    """A whole number in a range."""
+    WORD = "word"
+    """One of a fixed set of words (a die face, ``stock`` or ``health``, ...)."""
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    """A move field's domain: one value of ``pick``, or a list of ``least``..``most`` of them."""
+
+    pick: Pick
+    many: bool = False
+    least: int = 1
+    most: int = 1
+    ordered: bool = True
+    """For a list: does the order of the values matter (removal order) or not (a set of cards)?"""
+    optional: bool = False
+
+    @classmethod
+    def one(cls, pick: Pick, optional: bool = False) -> "FieldSpec":
+        return cls(pick, optional=optional)
+
+    @classmethod
+    def list_of(cls, pick: Pick, least: int, most: int, ordered: bool = True, optional: bool = False) -> "FieldSpec":
+        return cls(pick, many=True, least=least, most=most, ordered=ordered, optional=optional)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value a page offers for a field: what it is, how it reads, and the card to draw, if any."""
+
+    value: JsonValue
+    label: str
+    card: str | None = None
+
+    def to_json(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"value": self.value, "label": self.label}
+        if self.card is not None:
+            out["card"] = self.card
+        return out

@@ -1,0 +1,95 @@
+"""Entering a notation move by taps through the move builder, as a person on the page would.
+
+The same walk the browser tests make through the DOM, made against :mod:`companion.entry.builder`
+directly: it proves every move of a game file can be tapped in, and counts the taps.
+A tap is: a one-tap move button, a verb, a value, "finish" on a list, "skip" on an optional field,
+"show every value" (to enter a move illegal on purpose), or the referee's choice of who acts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.entry.builder import Builder, Draft
+
+MAX_TAPS = 60
+
+
+class Unreachable(AssertionError):
+    """The move cannot be entered by taps."""
+
+
+def _same(a: Any, b: Any) -> bool:
+    return _plain(a) == _plain(b)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items() if v is not None}
+    return value
+
+
+def target_of(move: Mapping[str, Any]) -> dict[str, Any]:
+    """The move as the builder produces it: no table time."""
+    return {k: v for k, v in move.items() if k != "t"}
+
+
+def tap_in(builder: Builder, move: Mapping[str, Any], referee: bool = False) -> tuple[dict[str, Any], int]:
+    """The move the taps produce (it equals ``move`` without ``t``) and how many taps it took."""
+    target = _plain(target_of(move))
+    by = target.get("by")
+    taps = 1 if referee else 0  # the referee first says who acts ("table" for nobody)
+    fields: dict[str, Any] = {}
+    closed: set[str] = set()
+    every = False
+    verb: str | None = None
+    while taps <= MAX_TAPS:
+        offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every))
+        for quick in offer["quick"]:
+            if _same(quick["move"], target):
+                return quick["move"], taps + 1
+        if verb is None:
+            if not any(v["verb"] == target["do"] for v in offer["verbs"]):
+                raise Unreachable(f"verb {target['do']} is not offered")
+            verb = target["do"]
+            taps += 1
+            continue
+        if offer["move"] is not None:
+            if not _same(offer["move"], target):
+                raise Unreachable(f"the taps built {offer['move']}, not {target}")
+            return offer["move"], taps
+        nxt = offer["next"]
+        name = nxt["field"]
+        want = target.get(name)
+        if want is None:
+            if not nxt["can_finish"]:
+                raise Unreachable(f"{name} cannot be left out")
+            fields[name] = None
+            taps += 1
+            continue
+        if nxt["many"]:
+            so_far = nxt["so_far"]
+            if len(so_far) == len(want):
+                if not nxt["can_finish"]:
+                    raise Unreachable(f"{name} cannot be finished at {so_far}")
+                closed.add(name)
+                taps += 1
+                continue
+            wanted = want[len(so_far)]
+        else:
+            wanted = want
+        if not any(_same(c["value"], wanted) for c in nxt["choices"]):
+            if every or not nxt["hidden_choices"]:
+                raise Unreachable(f"{name}: {wanted!r} is not among {[c['value'] for c in nxt['choices']]}")
+            every = True
+            taps += 1
+            continue
+        taps += 1
+        if nxt["many"]:
+            fields[name] = list(nxt["so_far"]) + [wanted]
+        else:
+            fields[name] = wanted
+    raise Unreachable(f"more than {MAX_TAPS} taps for {target}")

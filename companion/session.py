@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import logging
 import queue
-import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -31,6 +30,7 @@ from companion.core import (
 from companion.errors import CompanionError, LogError, NotationError
 from companion.game import Game
 from companion.log import HEADER_KIND, GameLog, LogRow, NewRow
+from companion.public import public_row
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,39 @@ def play_into(
     return verdict, after
 
 
+@dataclass(frozen=True)
+class Judged:
+    """The last move entry the rules judged: whose it was and whether it was applied."""
+
+    seq: int
+    by: str | None
+    ok: bool
+
+
+def take_back_check(history: list[Applied], judged: Judged | None, payload: Mapping[str, Any]) -> None:
+    """May this undo (or correction) go ahead? Raises :class:`NotationError` saying why not.
+
+    ``payload["seq"]``, when given, is the row the person was shown they would take back: if another
+    move came in since, nothing is taken back. ``payload["player"]`` marks a player taking back their
+    own entry, which is allowed only while it is the last move judged and it was applied.
+    """
+    if not history:
+        raise NotationError("there is no move to undo: no move is in force")
+    last = history[-1]
+    expected = payload.get("seq")
+    if expected is not None and expected != last.seq:
+        raise NotationError(f"row {expected} is no longer the last move in force (row {last.seq} is); look again")
+    player = payload.get("player")
+    if player is None:
+        return
+    if judged is None or judged.by != player:
+        raise NotationError("another entry has been judged since your last one; ask the referee to take it back")
+    if not judged.ok:
+        raise NotationError(f"your last entry (row {judged.seq}) was refused and changed nothing; there is nothing to take back")
+    if last.seq < judged.seq:
+        raise NotationError(f"your last entry (row {judged.seq}) has already been taken back")
+
+
 @dataclass
 class Rebuilt:
     """What replaying a log gives back."""
@@ -93,6 +126,7 @@ class Rebuilt:
     observations: int = 0
     illegal: int = 0
     mismatches: int = 0
+    judged: Judged | None = None
 
 
 def rebuild(
@@ -123,43 +157,14 @@ def rebuild(
                 log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.verdict)
             if not verdict.ok:
                 out.illegal += 1
+            if kind != ObservationKind.CORRECTION.value:
+                out.judged = Judged(row.seq, move.by, verdict.ok)
         if row.alert is not None:
             out.alerts[str(row.alert["zone"])] = Unexplained(**row.alert)
         elif row.move is not None and isinstance(row.payload.get("zone"), str):
             out.alerts.pop(str(row.payload["zone"]), None)
         if watch is not None:
             watch(row, before, out.state)
-    return out
-
-
-def _hidden_values(move: Move) -> set[str]:
-    """The card names a move's hidden fields carry (a drawn card, a face-down play)."""
-    found: set[str] = set()
-
-    def collect(value: Any) -> None:
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                collect(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                collect(item)
-
-    for name in move.hidden_fields:
-        collect(getattr(move, name, None))
-    return found
-
-
-def _redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
-    """A verdict's sentences with hidden card names blanked, for the public page and log."""
-    if not hidden:
-        return verdict
-    pattern = re.compile("|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True)))
-    out = dict(verdict)
-    for key in ("why", "fix"):
-        if isinstance(out.get(key), str):
-            out[key] = pattern.sub("a hidden card", out[key])
     return out
 
 
@@ -177,6 +182,8 @@ class Session:
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self._history: list[Applied] = []
+        self.last_judged: Judged | None = None
+        """The last move entry judged (legal or not), for "take back" and its preview."""
         self.alerts: dict[str, Unexplained] = {}
         self.health: dict[str, JsonObject] = {}
         self.counters: dict[str, int] = {"observations": 0, "illegal": 0, "alerts": 0, "errors": 0, "replay_mismatches": 0}
@@ -206,6 +213,7 @@ class Session:
         """Rebuild state and the undo history from the log; never writes."""
         rebuilt = rebuild(self.game, self.header, self.log.rows(after=1))
         self.state, self._history, self.alerts = rebuilt.state, rebuilt.history, rebuilt.alerts
+        self.last_judged = rebuilt.judged
         self.counters.update(observations=rebuilt.observations, illegal=rebuilt.illegal, replay_mismatches=rebuilt.mismatches)
         log.info("resumed %s from %s: %d rows", self.game.id, self.log.path, self.log.last_seq)
 
@@ -235,12 +243,14 @@ class Session:
     def process_many(self, observations: Iterable[Observation]) -> list[LogRow]:
         with self._lock:
             state, history, alerts = self.state, list(self._history), dict(self.alerts)
+            judged = [self.last_judged]
             new_rows: list[NewRow] = []
             for obs in observations:
-                row, state = self._decide(obs, state, history, alerts, self.log.last_seq + len(new_rows) + 1)
+                seq = self.log.last_seq + len(new_rows) + 1
+                row, state = self._decide(obs, state, history, alerts, seq, judged)
                 new_rows.append(row)
             stored = self.log.append_many(new_rows)  # raises before any state changes if the disk fails
-            self.state, self._history, self.alerts = state, history, alerts
+            self.state, self._history, self.alerts, self.last_judged = state, history, alerts, judged[0]
             for row in stored:
                 self._count(row)
             board = self.board()
@@ -262,21 +272,27 @@ class Session:
             self.counters["errors"] += 1
 
     def _decide(
-        self, obs: Observation, state: Any, history: list[Applied], alerts: dict[str, Unexplained], seq: int
+        self,
+        obs: Observation,
+        state: Any,
+        history: list[Applied],
+        alerts: dict[str, Unexplained],
+        seq: int,
+        judged: list[Judged | None],
     ) -> tuple[NewRow, Any]:
-        """What one observation becomes, given the state so far in this batch. Mutates history/alerts."""
+        """What one observation becomes, given the state so far in this batch.
+
+        Mutates history, alerts and ``judged`` (a one-item list: the last judged entry)."""
         fields: dict[str, Any] = {}
         kind = obs.kind
         try:
             if kind is ObservationKind.UNDO:
-                if not history:
-                    raise NotationError("there is no move to undo")
+                take_back_check(history, judged[0], obs.payload)
                 undone = history.pop()
                 state = undone.before
                 fields["move"] = self.game.codec.to_json(undone.move)
             elif kind is ObservationKind.CORRECTION:
-                if not history:
-                    raise NotationError("there is no move to correct")
+                take_back_check(history, judged[0], obs.payload)
                 move = self.game.codec.from_json(obs.payload.get("move"))
                 verdict, state = play_into(self.game, history, state, move, seq, correcting=True)
                 fields["move"], fields["verdict"] = self.game.codec.to_json(move), verdict.to_json()
@@ -291,6 +307,7 @@ class Session:
                 elif isinstance(result, Move):
                     verdict, state = play_into(self.game, history, state, result, seq, correcting=False)
                     fields["move"], fields["verdict"] = self.game.codec.to_json(result), verdict.to_json()
+                    judged[0] = Judged(seq, result.by, verdict.ok)
                     if isinstance(zone, str):
                         alerts.pop(zone, None)
         except CompanionError as exc:
@@ -406,31 +423,33 @@ class Session:
             }
 
     def public_row(self, row: LogRow) -> JsonObject:
-        """A log row as anyone may see it: the move without hidden fields, no raw sensor payload."""
-        move = None
-        verdict = row.verdict
-        if row.move is not None:
-            try:
-                parsed = self.game.codec.from_json(row.move)
-            except NotationError:
-                parsed = None
-            if parsed is not None:
-                move = self.game.public_move(parsed)
-                if verdict is not None and not verdict.get("ok"):
-                    verdict = _redact(verdict, _hidden_values(parsed))
-        out: JsonObject = {
-            "seq": row.seq,
-            "kind": row.kind,
-            "source": row.source,
-            "table_time": row.table_time,
-            "wall_time": row.wall_time,
-            "move": move,
-            "verdict": verdict,
-            "alert": row.alert,
-            "error": row.error,
-        }
-        if row.kind == ObservationKind.NOTE.value and "health" in row.payload:
-            out["note"] = {k: v for k, v in row.payload.items()}
+        """A log row as anyone may see it (:func:`companion.public.public_row`)."""
+        return public_row(self.game, row)
+
+    def snapshot(self) -> tuple[Any, int]:
+        """The state in force and the log row it stands at, read together."""
+        with self._lock:
+            return self.state, self.log.last_seq
+
+    def take_back_preview(self, player: str | None) -> JsonObject:
+        """What "take back" would do now, said before it is done: the move in force it would undo
+        (``seq``, the public move) or why nothing would be (``why``); ``refused`` names a last entry
+        that was refused and so changed nothing. ``player`` None is the referee."""
+        with self._lock:
+            history, judged = list(self._history), self.last_judged
+        out: JsonObject = {"seq": None, "move": None, "why": None, "refused": None}
+        if judged is not None and not judged.ok:
+            row = self.log.row(judged.seq)
+            if row is not None:
+                out["refused"] = {"seq": judged.seq, "move": self.public_row(row)["move"]}
+        try:
+            take_back_check(history, judged, {} if player is None else {"player": player})
+        except NotationError as exc:
+            out["why"] = exc.message
+            return out
+        last = history[-1]
+        out["seq"] = last.seq
+        out["move"] = self.game.public_move(last.move)
         return out
 
     def player_snapshot(self, player: str) -> tuple[JsonObject, JsonObject]:

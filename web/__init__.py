@@ -46,12 +46,13 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     app.extensions["broadcaster"] = Broadcaster(session)
     app.extensions["pin_guard"] = PinGuard(app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"])
 
-    from web import pages, players, referee, stream
+    from web import pages, players, referee, stream, taps
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(taps.bp)
 
     @app.after_request
     def _security_headers(response: Any) -> Any:

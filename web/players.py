@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 bp = Blueprint("players", __name__)
 
 
-def _player_or_404(player: str, token: str) -> str:
+def player_or_404(player: str, token: str) -> str:
     session_ = table_session(current_app)
     secret: bytes = current_app.config["TABLE_SECRET"]
     if player not in session_.header.players:
@@ -32,14 +32,14 @@ def _player_or_404(player: str, token: str) -> str:
 
 @bp.get("/p/<player>/<token>")
 def player_page(player: str, token: str) -> str:
-    _player_or_404(player, token)
+    player_or_404(player, token)
     session_ = table_session(current_app)
     return render_template("player.html", game=session_.game, player=player, token=token, csrf=csrf_token())
 
 
 @bp.get("/api/p/<player>/<token>/view")
 def player_view(player: str, token: str) -> Any:
-    _player_or_404(player, token)
+    player_or_404(player, token)
     session_ = table_session(current_app)
     view, board = session_.player_snapshot(player)
     response = jsonify({"player": player, "view": view, "board": board})
@@ -49,7 +49,7 @@ def player_view(player: str, token: str) -> Any:
 
 @bp.post("/api/p/<player>/<token>/move")
 def player_move(player: str, token: str) -> Any:
-    _player_or_404(player, token)
+    player_or_404(player, token)
     check_csrf()
     body = json_body()
     if isinstance(body, Response):

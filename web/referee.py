@@ -85,7 +85,12 @@ def referee_move() -> Any:
 @bp.post("/api/referee/undo")
 @referee_required
 def referee_undo() -> Any:
-    return submit_entry(ObservationKind.UNDO, {}, "web:referee")
+    """Take back the last move in force; with ``{"seq": N}`` only if row N still is that move."""
+    body = request.get_json(silent=True)
+    seq = body.get("seq") if isinstance(body, dict) else None
+    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+        return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
+    return submit_entry(ObservationKind.UNDO, {} if seq is None else {"seq": seq}, "web:referee")
 
 
 @bp.post("/api/referee/correct")
@@ -96,7 +101,11 @@ def referee_correct() -> Any:
         return body
     if not isinstance(body.get("move"), dict):
         return Response('send {"move": {...the move that should have been made...}}\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.CORRECTION, {"move": body["move"]}, "web:referee")
+    seq = body.get("seq")
+    if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
+        return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
+    payload: dict[str, Any] = {"move": body["move"]} if seq is None else {"move": body["move"], "seq": seq}
+    return submit_entry(ObservationKind.CORRECTION, payload, "web:referee")
 
 
 @bp.get("/api/referee/view")

@@ -125,6 +125,12 @@
       }
       return el("div", { class: "generic view" }, generic(view));
     },
+    // A card face as the game's scoreboard draws it; null for a game that draws none (its label is used).
+    card(gameId, name) {
+      const game = games[gameId];
+      if (!game || !game.card) return null;
+      return safely("card", () => game.card(name), () => el("span", { class: "card" }, String(name)));
+    },
     entry(gameId, ctx) {
       const game = games[gameId];
       return game && game.entry ? game.entry(ctx) : null;

@@ -1,5 +1,5 @@
-// A player's own page: their private view, refreshed on every public update, and their entries
-// (a game's own form when it has one, such as Everest's secret plan; else a move typed by hand).
+// A player's own page: their private view, refreshed on every public update, and their entries,
+// made by tapping (builder.js), plus a game's own form where it has one (Everest's secret plan).
 "use strict";
 (function () {
   const el = TC.el;
@@ -23,8 +23,10 @@
     const view = TC.games.renderView(data.board.game, data.view, player, data.board);
     view.querySelectorAll("details[data-key]").forEach((d) => { if (open.has(d.dataset.key)) d.open = true; });
     mine.replaceChildren(view);
-    const prompts = data.board.prompts.filter((p) => !p.who || p.who === player);
-    document.getElementById("prompts").replaceChildren(...prompts.map((p) => el("div", { class: "prompt" }, p.text)));
+    // A prompt is a button: it starts that verb afresh (never with the last move's fields).
+    const prompts = data.board.outcome ? [] : data.board.prompts.filter((p) => !p.who || p.who === player);
+    document.getElementById("prompts").replaceChildren(...prompts.map((p) => el("div", { class: "prompt" },
+      el("button", { type: "button", class: "use", "data-tap": "prompt:" + p.verb, onclick: () => builder.start(p.verb) }, p.verb.replace(/_/g, " ")), " ", p.text)));
     if (part && part.update) {
       try { part.update(data); } catch (err) { console.error("entry form", err); }
     }
@@ -40,25 +42,26 @@
     return result;
   }
 
-  function genericForm() {
-    const verb = el("input", { name: "verb", placeholder: "verb, e.g. draw", autocomplete: "off" });
-    const fields = el("textarea", { name: "fields", rows: 2, spellcheck: false, value: "{}" });
-    const form = el("form", { id: "move-form" }, verb, fields, el("button", { type: "submit" }, "Send"));
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      let extra;
-      try { extra = JSON.parse(fields.value || "{}"); } catch (err) {
-        answer.className = "answer error";
-        answer.textContent = "Fields are not valid JSON";
-        return;
-      }
-      send(Object.assign({ do: verb.value }, extra));
-    });
-    return { node: el("details", { class: "panel fold" }, el("summary", {}, "Enter a move by hand"), form) };
-  }
-
-  part = TC.games.entry(gameId, { player, send }) || genericForm();
-  entry.replaceChildren(part.node);
+  // A game's own form (Everest's secret plan) beside the builder every game has.
+  part = TC.games.entry(gameId, { player, send });
+  const builder = TC.builder({
+    gameId,
+    fixedBy: player,
+    offerUrl: base + "/offer",
+    send,
+    takeBack: {
+      label: "Take back my last entry…",
+      preview: base + "/take-back",
+      post: async (seq) => { const result = await TC.post(base + "/take-back", { seq }); TC.showAnswer(answer, result); await refresh(); },
+    },
+  });
+  entry.replaceChildren(...[part ? part.node : null, builder.node].filter(Boolean));
+  // Tapping a card in your own hand starts a move with that card.
+  document.getElementById("mine").addEventListener("click", (e) => {
+    const tapped = e.target.closest("[data-card]");
+    if (tapped && tapped.closest("[data-hand], .hand")) builder.focus(tapped.dataset.card);
+  });
   refresh();
-  TC.connect({ board: () => refresh() });
+  builder.refresh();
+  TC.connect({ board: () => { refresh(); builder.refresh(); } });
 })();

@@ -1,12 +1,37 @@
-// The referee console: build a notation move, send it, undo or correct; the full state, live.
+// The referee console: the same tap builder as a player's page, for any player (or the table);
+// take back / correct the last move in force, each saying first what it will do; the full state,
+// live. Typing a notation move stays in the "advanced" fold.
 "use strict";
 (function () {
   const answer = document.getElementById("answer");
+  const holder = document.getElementById("builder");
+  const players = holder.dataset.players ? holder.dataset.players.split(",") : [];
+
+  async function sendMove(move) {
+    const result = await TC.post("/api/referee/move", { move });
+    TC.showAnswer(answer, result);
+    return result;
+  }
+
+  const builder = TC.builder({
+    gameId: holder.dataset.game,
+    players,
+    offerUrl: "/api/referee/offer",
+    send: sendMove,
+    takeBack: {
+      label: "Take back the last move…",
+      preview: "/api/referee/take-back",
+      post: async (seq) => TC.showAnswer(answer, await TC.post("/api/referee/undo", { seq })),
+    },
+  });
+  holder.replaceChildren(builder.node);
+
+  // -- advanced: a notation move typed by hand --------------------------------------------------
   const verb = document.getElementById("verb");
   const by = document.getElementById("by");
   const fields = document.getElementById("fields");
 
-  function buildMove() {
+  function typedMove() {
     let extra;
     try { extra = JSON.parse(fields.value || "{}"); } catch (err) {
       answer.className = "answer error";
@@ -25,15 +50,20 @@
 
   document.getElementById("move-form").addEventListener("submit", async (e) => {
     e.preventDefault();
-    const move = buildMove();
-    if (move) TC.showAnswer(answer, await TC.post("/api/referee/move", { move }));
+    const move = typedMove();
+    if (move) await sendMove(move);
   });
   document.getElementById("correct").addEventListener("click", async () => {
-    const move = buildMove();
-    if (move) TC.showAnswer(answer, await TC.post("/api/referee/correct", { move }));
-  });
-  document.getElementById("undo").addEventListener("click", async () => {
-    TC.showAnswer(answer, await TC.post("/api/referee/undo", {}));
+    const move = typedMove();
+    if (!move) return;
+    const preview = await (await fetch("/api/referee/take-back", { credentials: "same-origin", cache: "no-store" })).json();
+    if (preview.seq === null) {
+      answer.className = "answer error";
+      answer.textContent = preview.why || "There is no move in force to correct.";
+      return;
+    }
+    if (!window.confirm("Replace row " + preview.seq + " (" + TC.moveText(preview.move) + ") with " + TC.moveText(move) + "?")) return;
+    TC.showAnswer(answer, await TC.post("/api/referee/correct", { move, seq: preview.seq }));
   });
 
   async function refresh() {
@@ -42,10 +72,13 @@
     const data = await response.json();
     document.getElementById("full").textContent = JSON.stringify(data.view, null, 1);
     const prompts = document.getElementById("prompts");
-    prompts.replaceChildren(...data.board.prompts.map((p) => TC.el("div", { class: "prompt" },
-      TC.el("button", { type: "button", class: "use", onclick: () => { verb.value = p.verb; if (p.who) by.value = p.who; } }, p.verb),
+    const open = data.board.outcome ? [] : data.board.prompts;
+    // A prompt button starts that verb afresh for that player: no stale fields from the last move.
+    prompts.replaceChildren(...open.map((p) => TC.el("div", { class: "prompt" },
+      TC.el("button", { type: "button", class: "use", "data-tap": "prompt:" + (p.who || "") + ":" + p.verb, onclick: () => builder.start(p.verb, p.who || null) }, p.verb.replace(/_/g, " ")),
       " ", p.who ? p.who + ": " : "", p.text)));
   }
   refresh();
-  TC.connect({ board: refresh });
+  builder.refresh();
+  TC.connect({ board: () => { refresh(); builder.refresh(); } });
 })();

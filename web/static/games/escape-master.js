@@ -201,5 +201,5 @@
     return el("div", { class: "em view" }, parts);
   }
 
-  TC.games.register("escape-master", { board, view });
+  TC.games.register("escape-master", { board, view, card });
 })();

@@ -89,5 +89,5 @@
     return el("div", { class: "hm2 view" }, parts);
   }
 
-  TC.games.register("horrible-mountain-2", { board, view });
+  TC.games.register("horrible-mountain-2", { board, view, card: TC.games.helpers.playingCard });
 })();

@@ -82,5 +82,5 @@
       pyramid(v));
   }
 
-  TC.games.register("the-mountain", { board, view });
+  TC.games.register("the-mountain", { board, view, card: TC.games.helpers.playingCard });
 })();

@@ -1,0 +1,76 @@
+"""What anyone at the table may see of a log row: the move without its hidden fields, and a refused
+move's sentences with the hidden card names blanked. The public page, the stream and exports use it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from companion.core import JsonObject, Move, ObservationKind
+from companion.errors import NotationError
+from companion.game import Game
+from companion.log import LogRow
+
+
+def hidden_values(move: Move) -> set[str]:
+    """The card names a move's hidden fields carry (a drawn card, a face-down play)."""
+    found: set[str] = set()
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                collect(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+
+    for name in move.hidden_fields:
+        collect(getattr(move, name, None))
+    return found
+
+
+def redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
+    """A verdict's sentences with hidden card names blanked, for the public page and log."""
+    if not hidden:
+        return verdict
+    pattern = re.compile("|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True)))
+    out = dict(verdict)
+    for key in ("why", "fix"):
+        if isinstance(out.get(key), str):
+            out[key] = pattern.sub("a hidden card", out[key])
+    return out
+
+
+def public_move(game: Game[Any], row: LogRow) -> tuple[JsonObject | None, JsonObject | None]:
+    """The row's move and verdict as anyone may see them."""
+    if row.move is None:
+        return None, row.verdict
+    try:
+        parsed = game.codec.from_json(row.move)
+    except NotationError:
+        return None, row.verdict
+    verdict = row.verdict
+    if verdict is not None and not verdict.get("ok"):
+        verdict = redact(verdict, hidden_values(parsed))
+    return game.public_move(parsed), verdict
+
+
+def public_row(game: Game[Any], row: LogRow) -> JsonObject:
+    """A log row as anyone may see it: the move without hidden fields, no raw sensor payload."""
+    move, verdict = public_move(game, row)
+    out: JsonObject = {
+        "seq": row.seq,
+        "kind": row.kind,
+        "source": row.source,
+        "table_time": row.table_time,
+        "wall_time": row.wall_time,
+        "move": move,
+        "verdict": verdict,
+        "alert": row.alert,
+        "error": row.error,
+    }
+    if row.kind == ObservationKind.NOTE.value and "health" in row.payload:
+        out["note"] = {k: v for k, v in row.payload.items()}
+    return out

@@ -1,0 +1,218 @@
+// Entry by tapping: the move builder on a player's page and the referee's console.
+//
+// The page offers, the engine decides. Every tap asks the server for the next offer
+// (companion/entry/builder.py): the verbs (legal ones first), complete legal moves as one-tap
+// buttons where few fit, and otherwise the next field's values drawn as the table shows them
+// (card faces, the pyramid, piles, rooms, players). A finished move is sent at once through the
+// ordinary move endpoint and judged like any other entry; "show every value" lets a person enter
+// a move the rules will refuse, on purpose: that is what disputes are for.
+// Every button carries data-tap="..." so that tests can tap exactly what a person would.
+"use strict";
+(function () {
+  const el = TC.el;
+
+  function fresh() {
+    return { verb: null, fields: {}, closed: [], every: false, focus: null };
+  }
+
+  function card(gameId, name) {
+    return TC.games && TC.games.card ? TC.games.card(gameId, name) : null;
+  }
+
+  // opts: {gameId, players (referee only), fixedBy (a player's own page), offerUrl, send(move), takeBack: {preview, post}}
+  TC.builder = function (opts) {
+    const root = el("div", { class: "builder", "data-builder": "" });
+    let by = opts.fixedBy || null;
+    let draft = fresh();
+    let asked = 0;
+    let busy = false;
+    let confirming = null;
+
+    function setDraft(next) {
+      draft = next;
+      load();
+    }
+
+    async function load() {
+      const ticket = ++asked;
+      root.dataset.ready = "0";
+      const params = new URLSearchParams({ draft: JSON.stringify(draft) });
+      if (!opts.fixedBy && by) params.set("by", by);
+      const response = await fetch(opts.offerUrl + "?" + params.toString(), { credentials: "same-origin", cache: "no-store" });
+      if (ticket !== asked) return;
+      if (!response.ok) {
+        const text = (await response.text()).trim();
+        draft = fresh();
+        root.replaceChildren(el("p", { class: "answer error" }, "Could not build the move: " + text), el("button", { type: "button", "data-tap": "reset", onclick: () => setDraft(fresh()) }, "Start again"));
+        root.dataset.ready = "1";
+        return;
+      }
+      const offer = await response.json();
+      if (ticket !== asked) return;
+      if (offer.move) {
+        await sendMove(offer.move);
+        return;
+      }
+      render(offer);
+    }
+
+    async function sendMove(move) {
+      if (busy) return;
+      busy = true;
+      root.dataset.ready = "0";
+      try {
+        await opts.send(move);
+      } finally {
+        busy = false;
+        draft = fresh();
+        load();
+      }
+    }
+
+    function tap(label, tapKey, onclick, cls) {
+      return el("button", { type: "button", class: "tap" + (cls ? " " + cls : ""), "data-tap": tapKey, onclick }, label);
+    }
+
+    function whoRow() {
+      const who = [null].concat(opts.players || []);
+      return el("div", { class: "tap-row who", role: "group", "aria-label": "who acts" },
+        el("span", { class: "tap-label" }, "Who:"),
+        who.map((p) => tap(p === null ? "table" : p, "by:" + (p === null ? "" : p), () => { by = p; setDraft(fresh()); }, by === p ? "on" : "")));
+    }
+
+    function verbRow(offer) {
+      return el("div", { class: "tap-row verbs", role: "group", "aria-label": "what" },
+        offer.verbs.map((v) => tap(v.label, "verb:" + v.verb,
+          () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus })),
+          (v.verb === offer.verb ? "on" : "") + (v.legal ? "" : " off"))));
+    }
+
+    function quickRow(offer) {
+      if (!offer.quick || !offer.quick.length) return null;
+      return el("div", { class: "tap-row quick", role: "group", "aria-label": "ready moves" },
+        offer.quick.map((q) => tap(q.label, "quick:" + JSON.stringify(q.move), () => sendMove(q.move), "go")));
+    }
+
+    function filledRow(offer) {
+      const done = offer.fields.filter((f) => f.value !== null && f.value !== undefined && !(f.many && !f.value.length && !f.done));
+      if (!done.length && !draft.focus) return null;
+      const chips = done.map((f) => tap(f.name + ": " + describe(f.value), "clear:" + f.name, () => {
+        const fields = {};
+        for (const g of offer.fields) { if (g.name === f.name) break; if (g.name in draft.fields) fields[g.name] = draft.fields[g.name]; }
+        setDraft(Object.assign({}, draft, { fields, closed: draft.closed.filter((c) => c in fields) }));
+      }, "chip"));
+      if (draft.focus) chips.unshift(tap("with " + draft.focus + " ✕", "clear-focus", () => setDraft(Object.assign({}, draft, { focus: null })), "chip"));
+      return el("div", { class: "tap-row filled" }, chips);
+    }
+
+    function describe(value) {
+      if (Array.isArray(value)) return value.map(describe).join(" ") || "none";
+      return value === null ? "none" : String(value);
+    }
+
+    function choiceButton(next, choice) {
+      const face = choice.card ? card(opts.gameId, choice.card) : null;
+      const isCard = ["hand_card", "unseen_card", "public_card"].includes(next.pick);
+      const body = face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label;
+      return tap(body, "value:" + JSON.stringify(choice.value), () => {
+        const fields = Object.assign({}, draft.fields);
+        fields[next.field] = next.many ? next.so_far.concat([choice.value]) : choice.value;
+        setDraft(Object.assign({}, draft, { fields }));
+      }, "choice" + (face ? " has-card" : "") + (choice.legal ? "" : " off"));
+    }
+
+    function pyramid(next) {
+      const rows = {};
+      for (const c of next.choices) {
+        const r = Number(String(c.value).split("-")[0]);
+        (rows[r] = rows[r] || []).push(c);
+      }
+      return el("div", { class: "pyramid-pick" }, Object.keys(rows).sort((a, b) => a - b).map((r) =>
+        el("div", { class: "pyramid-row" }, rows[r].map((c) => choiceButton(next, c)))));
+    }
+
+    function nextStep(offer) {
+      const next = offer.next;
+      if (!next) return null;
+      const title = "Pick " + next.field.replace(/_/g, " ") + (next.many ? " (" + (next.so_far.length ? next.so_far.map(describe).join(", ") + ", …" : "one at a time") + ")" : "");
+      const actions = [];
+      if (next.can_finish) {
+        const spec = offer.fields.find((f) => f.name === next.field) || {};
+        const closing = next.many && (next.so_far.length || !spec.optional);
+        actions.push(tap(closing && next.so_far.length ? "Done" : "None", closing && next.so_far.length ? "finish" : "skip", () => {
+          const fields = Object.assign({}, draft.fields);
+          fields[next.field] = closing ? next.so_far : null;
+          setDraft(Object.assign({}, draft, { fields, closed: closing ? draft.closed.concat([next.field]) : draft.closed }));
+        }, next.finish_legal ? "go" : "off"));
+      }
+      if (next.hidden_choices) {
+        actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
+      }
+      const tiles = next.pick === "pyramid_slot" ? pyramid(next) : el("div", { class: "tap-row choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
+      return el("div", { class: "step", "data-field": next.field },
+        el("p", { class: "step-title" }, title),
+        next.choices.length ? tiles : el("p", { class: "muted" }, "Nothing fits here now."),
+        actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
+    }
+
+    function takeBackRow() {
+      if (!opts.takeBack) return null;
+      if (confirming) {
+        const p = confirming;
+        if (p.seq === null) {
+          return el("div", { class: "confirm" }, el("p", {}, (p.refused ? "Your last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + (p.why || "Nothing to take back.")),
+            tap("OK", "take-back-cancel", () => { confirming = null; load(); }));
+        }
+        return el("div", { class: "confirm" },
+          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + TC.moveText(p.move) + "?"),
+          tap("Yes, take it back", "take-back-confirm", async () => {
+            confirming = null;
+            await opts.takeBack.post(p.seq);
+            setDraft(fresh());
+          }, "warn"),
+          tap("No", "take-back-cancel", () => { confirming = null; load(); }));
+      }
+      return el("div", { class: "tap-row undo" }, tap(opts.takeBack.label || "Take back…", "take-back", async () => {
+        const response = await fetch(opts.takeBack.preview, { credentials: "same-origin", cache: "no-store" });
+        confirming = response.ok ? await response.json() : { seq: null, why: "could not ask: HTTP " + response.status };
+        load();
+      }));
+    }
+
+    function render(offer) {
+      root.replaceChildren(
+        opts.fixedBy ? null : whoRow(),
+        quickRow(offer),
+        verbRow(offer),
+        filledRow(offer),
+        nextStep(offer),
+        offer.verb ? tap("Start again", "reset", () => setDraft(fresh()), "plain") : null,
+        takeBackRow());
+      root.dataset.ready = "1";
+      root.dataset.seq = String(offer.seq);
+    }
+
+    return {
+      node: root,
+      refresh: load,
+      start(verb, who) {
+        if (!opts.fixedBy && who !== undefined) by = who;
+        setDraft(Object.assign(fresh(), { verb }));
+      },
+      focus(name) {
+        setDraft(Object.assign(fresh(), { focus: name }));
+      },
+    };
+  };
+
+  // A move in words, for the take-back question.
+  TC.moveText = function (move) {
+    if (!move) return "a move";
+    const parts = [move.by ? move.by + ":" : null, move.do];
+    for (const [k, v] of Object.entries(move)) {
+      if (k === "by" || k === "do" || k === "t") continue;
+      parts.push(k + " " + (Array.isArray(v) ? v.join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
+    }
+    return parts.filter(Boolean).join(" ");
+  };
+})();

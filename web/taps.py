@@ -1,0 +1,104 @@
+"""Entry by tapping: the move builder's offer for a player's page and the referee's console, and
+"take back" with its preview. Offers change nothing; a finished move is posted to the ordinary
+move endpoints and goes down the session's one path like every other entry.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from companion.core import ObservationKind
+from companion.entry.builder import Draft, offer
+from companion.errors import NotationError
+from web import table_session
+from web.auth import check_csrf, referee_required
+from web.entries import json_body, submit_entry
+from web.players import player_or_404
+
+log = logging.getLogger(__name__)
+
+bp = Blueprint("taps", __name__)
+
+DRAFT_LIMIT = 4096
+"""Longest draft a page may send, in characters."""
+
+
+def _draft(by: str | None) -> Draft | Response:
+    raw = request.args.get("draft", "")
+    if len(raw) > DRAFT_LIMIT:
+        return Response(f"the draft is longer than {DRAFT_LIMIT} characters\n", status=413, mimetype="text/plain")
+    try:
+        obj = json.loads(raw) if raw else None
+        return Draft.from_json(obj, by)
+    except (ValueError, RecursionError):
+        return Response("the draft must be JSON\n", status=400, mimetype="text/plain")
+    except NotationError as exc:
+        return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
+
+
+def _offer(viewer: str | None, by: str | None) -> Any:
+    draft = _draft(by)
+    if isinstance(draft, Response):
+        return draft
+    session_ = table_session(current_app)
+    state, seq = session_.snapshot()  # states are immutable: the offer is worked out off the lock
+    try:
+        found = offer(session_.game, state, session_.header.players, viewer, draft)
+    except NotationError as exc:
+        return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
+    found["seq"] = seq
+    response = jsonify(found)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/api/p/<player>/<token>/offer")
+def player_offer(player: str, token: str) -> Any:
+    player_or_404(player, token)
+    return _offer(player, player)
+
+
+@bp.get("/api/referee/offer")
+@referee_required
+def referee_offer() -> Any:
+    session_ = table_session(current_app)
+    by = request.args.get("by") or None
+    if by is not None and by not in session_.header.players:
+        return Response(f"{by[:40]!r} is not at this table\n", status=400, mimetype="text/plain")
+    return _offer(None, by)
+
+
+# -- take back --------------------------------------------------------------------------------
+
+
+@bp.get("/api/p/<player>/<token>/take-back")
+def player_take_back_preview(player: str, token: str) -> Any:
+    player_or_404(player, token)
+    return jsonify(table_session(current_app).take_back_preview(player))
+
+
+@bp.post("/api/p/<player>/<token>/take-back")
+def player_take_back(player: str, token: str) -> Any:
+    player_or_404(player, token)
+    check_csrf()
+    return _take_back({"player": player}, f"web:{player}")
+
+
+@bp.get("/api/referee/take-back")
+@referee_required
+def referee_take_back_preview() -> Any:
+    return jsonify(table_session(current_app).take_back_preview(None))
+
+
+def _take_back(extra: dict[str, Any], source: str) -> Any:
+    body = json_body()
+    if isinstance(body, Response):
+        return body
+    seq = body.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return Response('send {"seq": N}: the row the preview said it would take back\n', status=400, mimetype="text/plain")
+    return submit_entry(ObservationKind.UNDO, {"seq": seq, **extra}, source)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
+from companion.entry.picks import Choice, Pick
 from companion.game import Game
-from companion.games.escape_house import action, explore, resolve, table, views
+from companion.games.escape_house import action, entry, explore, resolve, table, views
 from companion.games.escape_house.common import Apply, Check, card_name, room_name
 from companion.games.escape_house.moves import (
     MOVE_TYPES,
@@ -91,6 +92,12 @@ class EscapeHouse(Game[State]):
         if player is None:
             return views.referee_view(state)
         return views.player_view(state, player)
+
+    def candidates(self, state: State, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
 
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return _prompts(state)

@@ -9,12 +9,14 @@ in. The room decks, the discard pile and the penalty deck are face down, so a dr
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
 from itertools import combinations, islice
 
 from companion.core import Move
 from companion.entry.picks import Choice, Pick
-from companion.games.escape_house.cards import HAND_KINDS, Kind
+from companion.games.escape_house.cards import HAND_KINDS, CardSet, Kind
 from companion.games.escape_house.moves import (
     Clear,
     Discard,
@@ -43,10 +45,16 @@ three cards); a player's page never judges those cards, so only the referee's ma
 # -- labels ----------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=16)
+def _names(cards: CardSet) -> Counter[str]:
+    """How many cards of the set bear each name (a set never changes; it is hashed by identity)."""
+    return Counter(c.name for c in cards.cards.values())
+
+
 def card_label(state: State, card: str) -> str:
     """A card as the table names it: "Key", or "Key 3" when the set has several Keys."""
     name = state.cards.name_of(card)
-    if sum(1 for c in state.cards.cards.values() if c.name == name) < 2:
+    if _names(state.cards)[name] < 2:
         return name
     copy = card.rsplit("-", 1)[-1]
     return f"{name} {copy}" if copy.isdigit() else f"{name} ({card})"
@@ -78,7 +86,10 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
         for card in hand:
             yield Discard(by=by, card=card)
     if _may_draw_discard(state, by):
-        yield from islice(_discard_draws(state, by), DISCARD_DRAW_LIMIT)
+        draws = _discard_draws(state, by)
+        yield from islice(draws, DISCARD_DRAW_LIMIT)
+        if next(draws, None) is not None:
+            log.debug("%s: more than %d draws from the discard pile; the rest are not proposed", by, DISCARD_DRAW_LIMIT)
     if state.phase in (Phase.EXPLORE, Phase.ACTION):
         for room in (MAIN_ROOM,) + state.rooms:
             yield MoveTo(by=by, room=room)
@@ -156,7 +167,9 @@ def _discard_draws(state: State, by: str) -> Iterator[DrawDiscard]:
 
 def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
     """The values of a field drawn from ``pick`` as ``viewer`` knows the table (None: the referee)."""
-    if pick in (Pick.HAND_CARD, Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
+    if pick is Pick.HAND_CARD and every:
+        return _cards(state, state.cards.ids(*HAND_KINDS))
+    if pick in (Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
         return _cards(state, state.cards.cards)
     if pick is Pick.HAND_CARD:
         holder = by if viewer is None else viewer

@@ -19,7 +19,7 @@ from companion.notation import read_notation
 from tests.entry_driver import tap_in
 
 DATA = Path(__file__).parent / "games" / "data"
-TAP_GAMES = ["horrible-mountain-2"]
+TAP_GAMES = ["horrible-mountain-2", "escape-house"]
 FILES = sorted(p for game in TAP_GAMES for p in (DATA / game).glob("*.jsonl"))
 
 
@@ -41,7 +41,24 @@ def tap_through(path: Path) -> list[tuple[str, int]]:
     return counted
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+BY_IS_NOT_A_PLAYER = pytest.mark.xfail(
+    raises=TypeError,
+    strict=True,
+    reason='Escape House\'s clear spells its cards in "by" (NOTATION.md): the actor is read from the JSON "by", '
+    "and the builder matches and writes fields by JSON key (tests/games/test_escape_house_entry.py taps every other move)",
+)
+
+
+def _by_is_a_list(path: Path) -> bool:
+    lines = path.read_text(encoding="utf-8").splitlines()[1:]
+    return any(isinstance(json.loads(line).get("by"), list) for line in lines if line.strip())
+
+
+@pytest.mark.parametrize(
+    "path",
+    [pytest.param(p, marks=BY_IS_NOT_A_PLAYER) if _by_is_a_list(p) else p for p in FILES],
+    ids=lambda p: f"{p.parent.name}/{p.stem}",
+)
 def test_every_move_is_tapped_in(path: Path) -> None:
     counted = tap_through(path)
     assert counted

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
+from companion.entry.picks import Choice, Pick
 from companion.game import Game
-from companion.games.escape_house import action, explore, resolve, table, views
+from companion.games.escape_house import action, entry, explore, resolve, table, views
 from companion.games.escape_house.common import Apply, Check, card_name, room_name
 from companion.games.escape_house.moves import (
     MOVE_TYPES,
@@ -30,7 +31,7 @@ from companion.games.escape_house.moves import (
 from companion.games.escape_house.options import EscapeHouseOptions
 from companion.games.escape_house.rules import RULEBOOK
 from companion.games.escape_house.setup import build_state
-from companion.games.escape_house.state import HAND_LIMIT, Phase, State
+from companion.games.escape_house.state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
 _RULES: dict[type[Move], tuple[Check, Apply]] = {
     MoveTo: (explore.check_move, explore.apply_move),
@@ -92,6 +93,12 @@ class EscapeHouse(Game[State]):
             return views.referee_view(state)
         return views.player_view(state, player)
 
+    def candidates(self, state: State, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
+
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return _prompts(state)
 
@@ -102,6 +109,7 @@ class EscapeHouse(Game[State]):
 
 
 def _prompts(state: State) -> tuple[Prompt, ...]:
+    """Who must do what now, each with the verb that does it (the page makes each a button)."""
     if state.phase is Phase.OVER:
         return ()
     out: list[Prompt] = []
@@ -112,12 +120,17 @@ def _prompts(state: State) -> tuple[Prompt, ...]:
             out.append(Prompt(p, "discard", f"{p}: discard {state.owed(p)} card(s) to the discard pile"))
     if out:
         return tuple(out)
+    may_draw = tuple(
+        Prompt(p, "draw_discard", f"{p}: you may draw {n} card(s) from the discard pile (look at 3, keep 1 each)")
+        for p in state.alive
+        if (n := state.draw_credit.get(p, 0))
+    )
     if state.phase is Phase.EXPLORE:
         for p in state.alive:
             extra = len(state.hands[p]) - HAND_LIMIT
             if extra > 0:
-                out.append(Prompt(p, "stash", f"{p}: put {extra} card(s) into the deck of {room_name(state.where[p])}"))
-        return tuple(out) or (Prompt(None, "end_explore", "choose rooms, draw and trade; then end the explore phase"),)
+                out.append(Prompt(p, "stash", f"{p}: put {extra} card(s) {_stash_place(state.where[p])}"))
+        return tuple(out) or may_draw + (Prompt(None, "end_explore", "choose rooms, draw and trade; then end the explore phase"),)
     if state.phase is Phase.ACTION:
         waiting = state.must_play()
         if waiting:
@@ -126,7 +139,14 @@ def _prompts(state: State) -> tuple[Prompt, ...]:
     for puzzle, room, by in resolve.missed_clears(state):
         cards = ", ".join(card_name(state, c) for c in by)
         out.append(Prompt(None, "clear", f"{card_name(state, puzzle)} in {room_name(room)} is cleared by {cards}"))
-    return tuple(out) or (Prompt(None, "end_round", "put the played cards into the discard pile and end the round"),)
+    return may_draw + (tuple(out) or (Prompt(None, "end_round", "put the played cards into the discard pile and end the round"),))
+
+
+def _stash_place(room: str) -> str:
+    """Where excess cards go: the room's deck (the main room has none: its discard pile)."""
+    if room == MAIN_ROOM:
+        return "onto the discard pile in the main room"
+    return f"into the deck of {room_name(room)}, at any depth"
 
 
 GAME = EscapeHouse()

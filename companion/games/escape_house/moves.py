@@ -10,8 +10,13 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move
+from companion.entry.picks import FieldSpec, Pick
 from companion.errors import NotationError
+from companion.games.escape_house.state import SEEN_PER_DRAW
 from companion.notation import MoveCodec
+
+MAX_PLAYED = 8
+"""At most one card is played per player, and at most eight play: a clear names no more cards."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -19,6 +24,7 @@ class MoveTo(Move):
     """Put your token in a room ("main" is the main room) at the start of explore or action."""
 
     verb: ClassVar[str] = "move"
+    picks = {"room": FieldSpec.one(Pick.ROOM)}
     room: str
 
 
@@ -28,6 +34,7 @@ class Draw(Move):
 
     verb: ClassVar[str] = "draw"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {"room": FieldSpec.one(Pick.ROOM), "card": FieldSpec.one(Pick.UNSEEN_CARD)}
     room: str
     card: str
 
@@ -38,6 +45,10 @@ class DrawDiscard(Move):
 
     verb: ClassVar[str] = "draw_discard"
     hidden_fields: ClassVar[tuple[str, ...]] = ("seen", "keep")  # face down: only its holder knows it
+    picks = {
+        "seen": FieldSpec.list_of(Pick.UNSEEN_CARD, 1, SEEN_PER_DRAW, ordered=False),
+        "keep": FieldSpec.one(Pick.UNSEEN_CARD),
+    }
     seen: tuple[str, ...]
     keep: str
 
@@ -56,6 +67,7 @@ class Trade(Move):
 
     verb: ClassVar[str] = "trade"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {"to": FieldSpec.one(Pick.PLAYER), "card": FieldSpec.one(Pick.HAND_CARD)}
     to: str
     card: str
 
@@ -66,6 +78,11 @@ class Stash(Move):
 
     verb: ClassVar[str] = "stash"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {
+        "card": FieldSpec.one(Pick.HAND_CARD),
+        "room": FieldSpec.one(Pick.ROOM),
+        "position": FieldSpec.one(Pick.NUMBER),
+    }
     card: str
     room: str
     position: int
@@ -80,6 +97,7 @@ class Follow(Move):
     """Declare at the start of the action phase that you follow ``target`` into their room."""
 
     verb: ClassVar[str] = "follow"
+    picks = {"target": FieldSpec.one(Pick.PLAYER)}
     target: str
 
 
@@ -89,6 +107,7 @@ class Play(Move):
 
     verb: ClassVar[str] = "play"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "target": FieldSpec.one(Pick.PLAYER)}
     card: str
     target: str
 
@@ -98,6 +117,7 @@ class Reveal(Move):
     """Extension: a face-down played card is turned up (tapped on the tap pad)."""
 
     verb: ClassVar[str] = "reveal"
+    picks = {"card": FieldSpec.one(Pick.PUBLIC_CARD)}
     card: str
 
 
@@ -118,6 +138,10 @@ class Clear(Move):
     """
 
     verb: ClassVar[str] = "clear"
+    picks = {
+        "puzzle": FieldSpec.one(Pick.PUBLIC_CARD),
+        "cards": FieldSpec.list_of(Pick.PUBLIC_CARD, 1, MAX_PLAYED, ordered=False),
+    }
     puzzle: str
     cards: tuple[str, ...]
 
@@ -138,6 +162,7 @@ class Penalty(Move):
     """The top penalty card, drawn and followed."""
 
     verb: ClassVar[str] = "penalty"
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
     card: str
 
 
@@ -154,6 +179,7 @@ class Discard(Move):
 
     verb: ClassVar[str] = "discard"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD)}
     card: str
 
 

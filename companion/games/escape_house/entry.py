@@ -1,0 +1,207 @@
+"""Escape House by tapping: the moves worth offering, and each field's values as a seat sees them.
+
+A player's values come from what that player may see: their own hand, their own face-down played
+card, the cards turned up on the table, the main puzzle and the side puzzle of the room they stand
+in. The room decks, the discard pile and the penalty deck are face down, so a draw from them
+(:attr:`Pick.UNSEEN_CARD`) offers a player every card they can neither hold nor see.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from itertools import combinations, islice
+
+from companion.core import Move
+from companion.entry.picks import Choice, Pick
+from companion.games.escape_house.cards import HAND_KINDS, CardSet, Kind
+from companion.games.escape_house.moves import (
+    Clear,
+    Discard,
+    Draw,
+    DrawDiscard,
+    EndExplore,
+    EndRound,
+    Follow,
+    MoveTo,
+    Penalty,
+    Play,
+    Resolve,
+    Reveal,
+    Stash,
+    Trade,
+)
+from companion.games.escape_house.state import HAND_LIMIT, MAIN_ROOM, SEEN_PER_DRAW, Phase, State
+
+log = logging.getLogger(__name__)
+
+DISCARD_DRAW_LIMIT = 3000
+"""At most this many draws from the discard pile are proposed (a large pile has more ways to look at
+three cards); a player's page never judges those cards, so only the referee's marks lose by the cut."""
+
+
+# -- labels ----------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=16)
+def _names(cards: CardSet) -> Counter[str]:
+    """How many cards of the set bear each name (a set never changes; it is hashed by identity)."""
+    return Counter(c.name for c in cards.cards.values())
+
+
+def card_label(state: State, card: str) -> str:
+    """A card as the table names it: "Key", or "Key 3" when the set has several Keys."""
+    name = state.cards.name_of(card)
+    if _names(state.cards)[name] < 2:
+        return name
+    copy = card.rsplit("-", 1)[-1]
+    return f"{name} {copy}" if copy.isdigit() else f"{name} ({card})"
+
+
+def room_label(room: str) -> str:
+    return "main room" if room == MAIN_ROOM else room
+
+
+def _cards(state: State, cards: Iterable[str]) -> list[Choice]:
+    return [Choice(c, card_label(state, c), c) for c in cards]
+
+
+# -- what the engine proposes ------------------------------------------------------------------------
+
+
+def candidates(state: State, by: str | None) -> Iterator[Move]:
+    """Every move ``by`` could make now (None: the table's moves); draws range over the real decks."""
+    if state.phase is Phase.OVER:
+        return
+    if by is None:
+        yield from _table_moves(state)
+        return
+    if by not in state.where:
+        return
+    hand = state.hands[by]
+    here = state.where[by]
+    if state.owed(by):
+        for card in hand:
+            yield Discard(by=by, card=card)
+    if _may_draw_discard(state, by):
+        draws = _discard_draws(state, by)
+        yield from islice(draws, DISCARD_DRAW_LIMIT)
+        if next(draws, None) is not None:
+            log.debug("%s: more than %d draws from the discard pile; the rest are not proposed", by, DISCARD_DRAW_LIMIT)
+    if state.phase in (Phase.EXPLORE, Phase.ACTION):
+        for room in (MAIN_ROOM,) + state.rooms:
+            yield MoveTo(by=by, room=room)
+    if state.phase is Phase.EXPLORE:
+        if here != MAIN_ROOM:
+            for card in state.decks[here]:
+                yield Draw(by=by, room=here, card=card)
+        for other in state.in_room(here):
+            for card in hand:
+                if other != by:
+                    yield Trade(by=by, to=other, card=card)
+        if len(hand) > HAND_LIMIT:
+            size = len(state.discard) if here == MAIN_ROOM else len(state.decks[here])
+            for card in hand:
+                for position in range(size + 1):
+                    yield Stash(by=by, card=card, room=here, position=position)
+    if state.phase is Phase.ACTION:
+        for other in state.alive:
+            if other != by:
+                yield Follow(by=by, target=other)
+        for card in hand:
+            for target in state.alive:
+                yield Play(by=by, card=card, target=target)
+        mine = state.played_by(by)
+        if mine is not None:
+            yield Reveal(by=by, card=mine.card)
+
+
+def _table_moves(state: State) -> Iterator[Move]:
+    """The moves no player makes: phase ends, reveals, clears and penalty cards."""
+    for card in state.penalties:
+        yield Penalty(card=card)
+    if state.phase is Phase.EXPLORE:
+        yield EndExplore()
+    elif state.phase is Phase.ACTION:
+        for played in state.played:
+            yield Reveal(card=played.card)
+        yield Resolve()
+    else:
+        yield from _clears(state)
+        yield EndRound()
+
+
+def _clears(state: State) -> Iterator[Clear]:
+    """Each open puzzle with each set of played cards that could count for it (items in its room, or
+    a card whose sacrifice worked)."""
+    kinds = state.cards.kind_of
+    for puzzle, room in state.open_puzzles():
+        counted = sorted(
+            p.card for p in state.played if p.card in state.killers or kinds(p.card) is Kind.ITEM and p.room == room
+        )
+        for size in range(1, len(counted) + 1):
+            for cards in combinations(counted, size):
+                yield Clear(puzzle=puzzle, cards=cards)
+
+
+def _may_draw_discard(state: State, by: str) -> bool:
+    """Worth proposing draws from the discard pile (an effect's draw, or the explore draw in its room)."""
+    if state.draw_credit.get(by, 0):
+        return True
+    here_ok = state.where[by] == MAIN_ROOM or state.options.discard_draw_anywhere
+    return state.phase is Phase.EXPLORE and here_ok and state.draws.get(by, 0) < state.options.draws_per_explore
+
+
+def _discard_draws(state: State, by: str) -> Iterator[DrawDiscard]:
+    """Every way to look at cards of the discard pile (three, or all of them if fewer) and keep one."""
+    pile = sorted(set(state.discard) - state.credit_seen.get(by, frozenset()))
+    for seen in combinations(pile, min(SEEN_PER_DRAW, len(pile))):
+        for keep in seen:
+            yield DrawDiscard(by=by, seen=seen, keep=keep)
+
+
+# -- each field's values -----------------------------------------------------------------------------
+
+
+def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+    """The values of a field drawn from ``pick`` as ``viewer`` knows the table (None: the referee)."""
+    if pick is Pick.HAND_CARD and every:
+        return _cards(state, state.cards.ids(*HAND_KINDS))
+    if pick in (Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
+        return _cards(state, state.cards.cards)
+    if pick is Pick.HAND_CARD:
+        holder = by if viewer is None else viewer
+        return [] if holder is None else _cards(state, sorted(state.hands.get(holder, ()), key=lambda c: card_label(state, c)))
+    if pick is Pick.UNSEEN_CARD:
+        return _cards(state, _face_down(state) if viewer is None else _unseen_by(state, viewer))
+    if pick is Pick.PUBLIC_CARD:
+        return _cards(state, _public(state, viewer))
+    if pick is Pick.ROOM:
+        return [Choice(r, room_label(r)) for r in (MAIN_ROOM,) + state.rooms]
+    if pick is Pick.NUMBER:
+        deepest = max([len(state.discard), *(len(d) for d in state.decks.values())])
+        return [Choice(n, "top" if n == 0 else f"{n} from the top") for n in range(deepest + 1)]
+    return None
+
+
+def _face_down(state: State) -> list[str]:
+    """Every card lying face down in a pile: the room decks, the discard pile, the penalty deck."""
+    out = [c for room in state.rooms for c in state.decks[room]]
+    return out + sorted(state.discard) + list(state.penalties)
+
+
+def _unseen_by(state: State, player: str) -> list[str]:
+    """Every card ``player`` could draw as far as they know: not in their hand, not face up, not theirs
+    on the table. Built from the player's own view only, so the list says nothing of any pile."""
+    known = set(state.hands.get(player, ())) | set(_public(state, player))
+    return [c for c in state.cards.ids(*HAND_KINDS) if c not in known]
+
+
+def _public(state: State, viewer: str | None) -> list[str]:
+    """The cards face up on the table as ``viewer`` sees it (the referee also sees face-down played
+    cards): the open puzzles, then the played cards."""
+    puzzles = [p for p, room in state.open_puzzles() if viewer is None or room == MAIN_ROOM or state.where.get(viewer) == room]
+    played = [p.card for p in state.played if viewer is None or p.revealed or p.by == viewer]
+    return puzzles + played

@@ -135,7 +135,7 @@ def prompts(state: State) -> tuple[Prompt, ...]:
     phase = state.phase
     out: list[Prompt] = []
     if phase is Phase.DEALING:
-        out.append(Prompt(dealer, "dealt", f"{dealer}: deal the cards, tapping each on its player's hand pad"))
+        out += _dealt_prompts(state, state.round_no)
         out.append(Prompt(dealer, "start", f"{dealer}: call Start! when everyone holds their cards"))
     elif phase is Phase.WAITING:
         for i in state.players_in:
@@ -177,5 +177,21 @@ def prompts(state: State) -> tuple[Prompt, ...]:
         for i, change in enumerate(state.mods.leader_change):
             if change:
                 out.append(Prompt(players[i], "leader", f"{players[i]}: take your new Escape Leader card"))
-        out.append(Prompt(dealer, "deal", f"{dealer}: deal round {state.round_no + 1}"))
+        out += _dealt_prompts(state, state.round_no + 1)
     return tuple(out)
+
+
+def _dealt_prompts(state: State, round_no: int) -> list[Prompt]:
+    """Each player still to receive cards taps them in with ``dealt``, one card at a time (the page's
+    deck grid); ``deal {hands}`` is for files and readers, a page cannot build it by taps."""
+    players = state.table.players
+    dealer = players[state.dealer]
+    fresh = state.phase is Phase.ROUND_OVER
+    out = []
+    for i in state.players_in:
+        want = expected_size(state, i)
+        have = 0 if fresh else len(state.rnd.hands[i])
+        if have < want:
+            out.append(Prompt(players[i], "dealt", f"{players[i]}: tap each card {dealer} deals you for round {round_no} "
+                              f"({have} of {want})"))
+    return out

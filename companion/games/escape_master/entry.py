@@ -39,6 +39,7 @@ from companion.games.escape_master.moves import (
     Trap,
     Withdraw,
 )
+from companion.games.escape_master.piles import ability, combo_shape
 from companion.games.escape_master.rounds import round_deck
 from companion.games.escape_master.state import Phase, State
 
@@ -125,7 +126,10 @@ def _playing(state: State, by: str, seat: int) -> Iterator[Move]:
         for number in numbers:
             yield Play(by=by, card=card, pile=number)
         yield Play(by=by, card=card, pile=NEW)
+    power, beast = ability(state, seat), state.mods.beast[seat]
     for a, b in permutations(numbered, 2):
+        if combo_shape(cards[a], cards[b], power, beast) is not None:
+            continue  # no combination at all: not worth judging on every pile (a big hand has hundreds of pairs)
         for number in numbers:
             yield Play(by=by, cards=(a, b), pile=number)
     for pile in rnd.piles:

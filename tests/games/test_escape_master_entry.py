@@ -19,6 +19,7 @@ from companion.games.escape_master.moves import MAPPING_FIELDS
 from companion.games.escape_master.state import State
 from companion.notation import read_notation
 from tests.entry_driver import Unreachable, tap_in
+from tests.games.test_escape_master_story import ben_draws_a_story
 from tests.games.test_escape_master_support import A, B, C, dealt, header, mv, ok, started
 
 DATA = Path(__file__).parent / "data" / "escape-master"
@@ -133,3 +134,16 @@ def test_every_move_but_a_per_player_mapping_is_tapped_in(path: Path) -> None:
     mapped = {verb for verb, _ in MAPPING_FIELDS}
     for verb, why in missed:
         assert verb in mapped and why.startswith("hands: {"), (verb, why)
+
+
+def test_story_swaps_and_passes_are_tapped_in_on_the_players_page() -> None:
+    state = ok(ben_draws_a_story(3), mv(B, "deal", hands={A: ["start-1"], B: ["robot-2", "doom-Q"], C: ["joe-9"]}))
+    assert (B, "swap_draw") in [(p.who, p.verb) for p in GAME.prompts(state)]
+    swap = {"by": B, "do": "swap_draw", "give": ["doom-Q", "robot-2"], "take": ["joe-1", "joe-3"]}
+    built, taps = tap_in(Builder(GAME, state, state.table.players, B), swap)
+    assert built == swap and taps == 7  # verb, two cards and "finish" for each list
+    assert GAME.judge(state, GAME.codec.from_json(built)).ok
+    state = ok(ben_draws_a_story(5), mv(B, "deal", hands={A: ["start-1"], B: ["robot-2", "doom-Q"], C: ["joe-9"]}))
+    passed = {"by": B, "do": "pass_card", "cards": ["doom-Q"], "to": A}
+    built, taps = tap_in(Builder(GAME, state, state.table.players, B), passed)
+    assert built == passed and taps <= 3

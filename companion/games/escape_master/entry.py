@@ -92,8 +92,8 @@ def _between(state: State, by: str, seat: int) -> Iterator[Move]:
     for other in others:
         yield Beast(by=by, target=other)
         yield Leader(by=by, swap_with=other)
-    for tribe in sorted(state.table.leader_data.tribes):
-        yield Leader(by=by, tribe=tribe)
+    for new_tribe in sorted(state.table.leader_data.tribes):
+        yield Leader(by=by, tribe=new_tribe)
     for number in sorted(state.table.stories):
         yield Story(by=by, card=number)
         for k in (1, 2):
@@ -106,13 +106,22 @@ def _between(state: State, by: str, seat: int) -> Iterator[Move]:
     use = state.mods.story[seat]
     if use is None or state.mods.story_done[seat]:
         return
+    data, tribe = state.table.stories[use.card], state.leaders[seat]
     hand = sorted(state.rnd.hands[seat])
-    for card in hand:
-        for other in others:
-            yield PassCard(by=by, cards=(card,), to=other)
-        for taken in sorted(state.rnd.draw_pile):
-            yield SwapDraw(by=by, give=(card,), take=(taken,))
-    yield SwapDraw(by=by, give=(), take=())
+    pile = sorted(state.rnd.draw_pile)
+    for k in range(1, data.for_tribe("pass_cards", tribe) + 1):
+        for cards in combinations(hand, k):
+            for other in others:
+                yield PassCard(by=by, cards=cards, to=other)
+    swaps = data.for_tribe("swap_draw", tribe)
+    if swaps:
+        yield SwapDraw(by=by, give=(), take=())
+    for k in range(1, swaps + 1):
+        for give in combinations(hand, k):
+            # one card: every card it could be taken for; more: one stand-in take (a player's take is never
+            # judged, so their page still offers every card; the referee's marks only the stand-in legal)
+            for take in ([(c,) for c in pile] if k == 1 else [tuple(pile[:k])]):
+                yield SwapDraw(by=by, give=give, take=take)
 
 
 def _playing(state: State, by: str, seat: int) -> Iterator[Move]:

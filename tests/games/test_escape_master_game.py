@@ -205,14 +205,18 @@ def test_prompts_follow_the_round() -> None:
     state = ok(state, mv(A, "start"), mv(A, "play", card="start-1", pile="new", t=1.0))
     assert GAME.prompts(state) == ()
     fresh = GAME.new_state(header(None, players=(A, B)))
-    assert [p.verb for p in GAME.prompts(fresh)] == ["dealt", "start"]
+    assert [(p.who, p.verb) for p in GAME.prompts(fresh)] == [(A, "dealt"), (B, "dealt"), (A, "start")]
+    assert "(0 of 10)" in GAME.prompts(fresh)[0].text
+    tapping = ok(GAME.new_state(header(None, players=(A, B), leaders={A: "lumberjack"})), mv(B, "dealt", card="robot-2"))
+    assert [(p.who, p.verb) for p in GAME.prompts(tapping)] == [(A, "dealt"), (B, "dealt"), (A, "give_fault"), (A, "start")]
+    assert "(1 of 10)" in GAME.prompts(tapping)[1].text
     hands = {A: ["start-1"], B: ["robot-2"]}
     state = ok(started(hands), mv(A, "play", card="start-1", pile="new", t=1.0))
     assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(A, "out")]
     state = ok(state, mv(A, "out", t=2.0))
     assert [p.verb for p in GAME.prompts(state)] == ["end_round"]
     state = ok(state, mv(None, "end_round"))
-    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(B, "story"), (B, "deal")]
+    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(B, "story"), (A, "dealt"), (B, "dealt")]
 
 
 # -- whole games ------------------------------------------------------------------------------------

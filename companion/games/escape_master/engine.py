@@ -4,14 +4,15 @@ referee each part of the rules."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
 from companion.errors import IllegalMoveError
+from companion.entry.picks import Choice, Pick
 from companion.game import Game
 from companion.games.escape_master.data import load_deck
-from companion.games.escape_master import drawing, leaders, plays, rounds, specials, table, views
+from companion.games.escape_master import drawing, entry, leaders, plays, rounds, specials, table, views
 from companion.games.escape_master import moves as M
 from companion.games.escape_master.options import EscapeMasterOptions
 from companion.games.escape_master.rules import RULES
@@ -87,6 +88,12 @@ class EscapeMaster(Game[State]):
 
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return views.prompts(state)
+
+    def candidates(self, state: State, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
 
     def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
         found = table.interpret(state, observation)

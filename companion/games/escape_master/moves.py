@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from companion.core import Move
+from companion.entry.picks import FieldSpec, Pick
 from companion.games.escape_master.cards import SUITS, card_problem
 
 logger = logging.getLogger(__name__)
@@ -34,6 +35,16 @@ def _hands_ok(hands: dict[str, tuple[str, ...]]) -> None:
         _cards_ok(*cards)
 
 
+MANY_CARDS = 30
+"""The most cards a list field names (more than any hand holds)."""
+MANY_PLAYERS = 7
+"""The most other players a list of players names."""
+MAPPING_FIELDS: tuple[tuple[str, str], ...] = (("deal", "hands"), ("end_round", "hands"))
+"""(verb, field) of the fields that map each player to a list of cards. Their ``picks`` name the kind of
+card each list holds; the move builder has no mapping domain yet, so a page cannot build them by taps:
+a live deal is entered card by card with ``dealt``, and ``end_round`` without ``hands`` is one tap."""
+
+
 # -- the core verbs (NOTATION.md) -------------------------------------------------------------
 
 
@@ -43,6 +54,7 @@ class Deal(Move):
 
     verb: ClassVar[str] = "deal"
     hidden_fields: ClassVar[tuple[str, ...]] = ("hands",)
+    picks = {"hands": FieldSpec.one(Pick.UNSEEN_CARD)}  # a mapping player -> cards: see MAPPING_FIELDS
     hands: dict[str, tuple[str, ...]]
 
     def __post_init__(self) -> None:
@@ -61,6 +73,11 @@ class Play(Move):
     """A card (or a two-card combination, the top card last) onto pile N, or starting a new pile."""
 
     verb: ClassVar[str] = "play"
+    picks = {
+        "card": FieldSpec.one(Pick.HAND_CARD, optional=True),
+        "cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2, optional=True),
+        "pile": FieldSpec.one(Pick.PILE),
+    }
     card: str | None = None
     cards: tuple[str, str] | None = None
     pile: int | Literal["new"]
@@ -91,6 +108,7 @@ class Draw(Move):
 
     verb: ClassVar[str] = "draw"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -109,6 +127,7 @@ class Trap(Move):
     """A trap card played onto an opponent's action pile."""
 
     verb: ClassVar[str] = "trap"
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "target": FieldSpec.one(Pick.PLAYER)}
     card: str
     target: str
 
@@ -122,6 +141,11 @@ class Escape(Move):
 
     verb: ClassVar[str] = "escape"
     hidden_fields: ClassVar[tuple[str, ...]] = ("discard",)
+    picks = {
+        "card": FieldSpec.one(Pick.HAND_CARD),
+        "trap": FieldSpec.one(Pick.PUBLIC_CARD, optional=True),
+        "discard": FieldSpec.one(Pick.HAND_CARD, optional=True),
+    }
     card: str
     trap: str | None = None
     discard: str | None = None
@@ -138,6 +162,7 @@ class DiscardSpecial(Move):
 
     verb: ClassVar[str] = "discard_special"
     hidden_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 1, MANY_CARDS, ordered=False)}
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
@@ -155,6 +180,7 @@ class Out(Move):
     """
 
     verb: ClassVar[str] = "out"
+    picks = {"discard": FieldSpec.list_of(Pick.HAND_CARD, 1, MANY_CARDS, ordered=False, optional=True)}
     discard: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -168,6 +194,7 @@ class EndRound(Move):
     """The count: every card left in a hand is a fault. ``hands`` is the count, if the table took one."""
 
     verb: ClassVar[str] = "end_round"
+    picks = {"hands": FieldSpec.one(Pick.HAND_CARD, optional=True)}  # a mapping player -> cards: see MAPPING_FIELDS
     hands: dict[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:
@@ -184,6 +211,7 @@ class Dealt(Move):
 
     verb: ClassVar[str] = "dealt"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -195,6 +223,7 @@ class Half(Move):
     """The first card of a combination, put on pile N; ``play {cards: [it, second]}`` completes it."""
 
     verb: ClassVar[str] = "half"
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "pile": FieldSpec.one(Pick.PILE)}
     card: str
     pile: int
 
@@ -209,6 +238,7 @@ class Withdraw(Move):
     """A half combination taken back off its pile into the hand."""
 
     verb: ClassVar[str] = "withdraw"
+    picks = {"card": FieldSpec.one(Pick.PUBLIC_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -221,6 +251,7 @@ class Discard(Move):
 
     verb: ClassVar[str] = "discard"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD)}
     card: str
 
     def __post_init__(self) -> None:
@@ -232,6 +263,7 @@ class GiveFault(Move):
     """The Lumberjack leader's fault(s) for ``target`` at the start of a round."""
 
     verb: ClassVar[str] = "give_fault"
+    picks = {"target": FieldSpec.one(Pick.PLAYER)}
     target: str
 
 
@@ -240,6 +272,7 @@ class Beast(Move):
     """Unlocking Beast Mode for the coming round (``target``: the other player a Beast ability names)."""
 
     verb: ClassVar[str] = "beast"
+    picks = {"target": FieldSpec.one(Pick.PLAYER, optional=True)}
     target: str | None = None
 
 
@@ -248,6 +281,7 @@ class Story(Move):
     """The Story card the eligible player drew, with the players it names (``targets``) if any."""
 
     verb: ClassVar[str] = "story"
+    picks = {"card": FieldSpec.one(Pick.NUMBER), "targets": FieldSpec.list_of(Pick.PLAYER, 1, MANY_PLAYERS, ordered=False, optional=True)}
     card: int
     targets: tuple[str, ...] | None = None
 
@@ -261,6 +295,7 @@ class Leader(Move):
     """A new Escape Leader for ``by`` (a Story card allows it); ``swap_with`` swaps leaders with that player."""
 
     verb: ClassVar[str] = "leader"
+    picks = {"tribe": FieldSpec.one(Pick.WORD, optional=True), "swap_with": FieldSpec.one(Pick.PLAYER, optional=True)}
     tribe: str | None = None
     swap_with: str | None = None
 
@@ -277,6 +312,10 @@ class SwapDraw(Move):
 
     verb: ClassVar[str] = "swap_draw"
     hidden_fields: ClassVar[tuple[str, ...]] = ("give", "take")
+    picks = {
+        "give": FieldSpec.list_of(Pick.HAND_CARD, 0, MANY_CARDS, ordered=False),
+        "take": FieldSpec.list_of(Pick.UNSEEN_CARD, 0, MANY_CARDS, ordered=False),
+    }
     give: tuple[str, ...]
     take: tuple[str, ...]
 
@@ -293,6 +332,7 @@ class PassCard(Move):
 
     verb: ClassVar[str] = "pass_card"
     hidden_fields: ClassVar[tuple[str, ...]] = ("cards",)
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 1, MANY_CARDS, ordered=False), "to": FieldSpec.one(Pick.PLAYER)}
     cards: tuple[str, ...]
     to: str
 
@@ -308,6 +348,7 @@ class Defuse(Move):
     """Beast Mode of the leader without benefit: a ninja pose defuses one of the player's traps."""
 
     verb: ClassVar[str] = "defuse"
+    picks = {"trap": FieldSpec.one(Pick.PUBLIC_CARD)}
     trap: str
 
     def __post_init__(self) -> None:

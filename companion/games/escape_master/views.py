@@ -134,23 +134,11 @@ def prompts(state: State) -> tuple[Prompt, ...]:
     dealer = players[state.dealer]
     phase = state.phase
     out: list[Prompt] = []
-    if phase is Phase.DEALING:
-        out.append(Prompt(dealer, "dealt", f"{dealer}: deal the cards, tapping each on its player's hand pad"))
-        out.append(Prompt(dealer, "start", f"{dealer}: call Start! when everyone holds their cards"))
-    elif phase is Phase.WAITING:
-        for i in state.players_in:
-            power = P.ability(state, i)
-            if power is not None and power.key == "extra_fault" and not state.mods.gave_fault[i]:
-                out.append(Prompt(players[i], "give_fault", f"{players[i]} may give another player a fault now"))
-            use = state.mods.story[i]
-            if use is not None and not state.mods.story_done[i]:
-                data = table.stories[use.card]
-                if data.swap_draw:
-                    out.append(Prompt(players[i], "swap_draw", f"{players[i]}: Story card {use.card}: look at the top "
-                                      "of the draw pile and swap cards if you like"))
-                if data.pass_cards:
-                    out.append(Prompt(players[i], "pass_card", f"{players[i]}: Story card {use.card}: pass a card"))
-        out.append(Prompt(dealer, "start", f"{dealer}: call Start!"))
+    if phase in (Phase.DEALING, Phase.WAITING):
+        out += _dealt_prompts(state, state.round_no)  # a tapped deal stays in DEALING until Start!
+        out += _before_start_prompts(state)
+        when = " when everyone holds their cards" if phase is Phase.DEALING else ""
+        out.append(Prompt(dealer, "start", f"{dealer}: call Start!{when}"))
     elif phase is Phase.PLAYING:
         for i in state.players_in:
             name = players[i]
@@ -177,5 +165,40 @@ def prompts(state: State) -> tuple[Prompt, ...]:
         for i, change in enumerate(state.mods.leader_change):
             if change:
                 out.append(Prompt(players[i], "leader", f"{players[i]}: take your new Escape Leader card"))
-        out.append(Prompt(dealer, "deal", f"{dealer}: deal round {state.round_no + 1}"))
+        out += _dealt_prompts(state, state.round_no + 1)
     return tuple(out)
+
+
+def _before_start_prompts(state: State) -> list[Prompt]:
+    """The Lumberjack's fault and the Story card swaps and passes, made before Start!."""
+    players = state.table.players
+    out = []
+    for i in state.players_in:
+        power = P.ability(state, i)
+        if power is not None and power.key == "extra_fault" and not state.mods.gave_fault[i]:
+            out.append(Prompt(players[i], "give_fault", f"{players[i]} may give another player a fault now"))
+        use = state.mods.story[i]
+        if use is not None and not state.mods.story_done[i]:
+            data = state.table.stories[use.card]
+            if data.swap_draw:
+                out.append(Prompt(players[i], "swap_draw", f"{players[i]}: Story card {use.card}: look at the top "
+                                  "of the draw pile and swap cards if you like"))
+            if data.pass_cards:
+                out.append(Prompt(players[i], "pass_card", f"{players[i]}: Story card {use.card}: pass a card"))
+    return out
+
+
+def _dealt_prompts(state: State, round_no: int) -> list[Prompt]:
+    """Each player still to receive cards taps them in with ``dealt``, one card at a time (the page's
+    deck grid); ``deal {hands}`` is for files and readers, a page cannot build it by taps."""
+    players = state.table.players
+    dealer = players[state.dealer]
+    fresh = state.phase is Phase.ROUND_OVER
+    out = []
+    for i in state.players_in:
+        want = expected_size(state, i)
+        have = 0 if fresh else len(state.rnd.hands[i])
+        if have < want:
+            out.append(Prompt(players[i], "dealt", f"{players[i]}: tap each card {dealer} deals you for round {round_no} "
+                              f"({have} of {want})"))
+    return out

@@ -42,12 +42,13 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 FROM_ = (
-    "builder: a draw's field is from_ in Python and \"from\" in the notation, and the builder builds and "
-    "matches fields by their Python names; with more than QUICK_LIMIT legal draws the one-tap buttons "
-    "(identical once the face-down card is filled in) are not de-duplicated, so none is offered"
+    "builder B1+B2: Draw's field is from_ in Python and \"from\" in the notation, and the builder names fields by "
+    "their Python names (so a draw is entered only as a one-tap move); on a player's page those are not "
+    "de-duplicated once the face-down card is filled in, so with more than QUICK_LIMIT legal draws none is offered"
 )
+FROM_REFEREE = "builder B1: Draw's field is from_ in Python and \"from\" in the notation; with no legal draw, no one-tap move"
 EMPTY_LIST = (
-    'builder: a list closed with nothing in it ("targets": [] of a spade set) never completes, '
+    "driver D1: \"finish\" on a list with nothing in it (a spade set's \"targets\": []) never sends the empty list, "
     "so a spade set is entered only as a one-tap move, and a triple's choices are more than QUICK_LIMIT"
 )
 BLOCKED: dict[str, dict[int, str]] = {
@@ -60,6 +61,12 @@ BLOCKED: dict[str, dict[int, str]] = {
         **{n: EMPTY_LIST for n in (21, 22)},
     },
 }
+"""The moves a player cannot tap in yet, and why."""
+BLOCKED_REFEREE: dict[str, dict[int, str]] = {
+    "example-win": {1: FROM_REFEREE, 7: FROM_REFEREE, 14: FROM_REFEREE, 8: EMPTY_LIST, 9: EMPTY_LIST, 36: EMPTY_LIST},
+    "nightmare-loss": {5: FROM_REFEREE, 10: FROM_REFEREE, 20: FROM_REFEREE, 21: EMPTY_LIST, 22: EMPTY_LIST},
+}
+"""The moves the referee's console cannot tap in yet (a legal draw is a one-tap move there)."""
 
 
 def _file_moves(path: Path) -> list[tuple[int, MountainState, Move]]:
@@ -73,26 +80,33 @@ def _file_moves(path: Path) -> list[tuple[int, MountainState, Move]]:
     return out
 
 
-def _cases() -> list[Any]:
+def _cases(referee: bool) -> list[Any]:
     out = []
     for path in FILES:
         for n, state, move in _file_moves(path):
-            reason = BLOCKED.get(path.stem, {}).get(n)
+            reason = (BLOCKED_REFEREE if referee else BLOCKED).get(path.stem, {}).get(n)
             marks = [pytest.mark.xfail(raises=Unreachable, strict=True, reason=reason)] if reason else []
             out.append(pytest.param(state, move, marks=marks, id=f"{path.stem}/{n}-{move.verb}"))
     return out
 
 
-def _taps(state: MountainState, move: Move) -> int:
+def _taps(state: MountainState, move: Move, referee: bool = False) -> int:
+    """Taps to enter ``move`` on the page of its player, or on the referee's console."""
     as_json = GAME.codec.to_json(move)
-    built, taps = tap_in(Builder(GAME, state, (state.player,), move.by), as_json, referee=move.by is None)
+    builder = Builder(GAME, state, (state.player,), None if referee else move.by)
+    built, taps = tap_in(builder, as_json, referee=referee or move.by is None)
     assert GAME.codec.from_json(built) == move.replace(t=None)
     return taps
 
 
-@pytest.mark.parametrize(("state", "move"), _cases())
+@pytest.mark.parametrize(("state", "move"), _cases(referee=False))
 def test_each_move_of_the_acceptance_files_is_tapped_in(state: MountainState, move: Move) -> None:
     assert _taps(state, move) <= 16
+
+
+@pytest.mark.parametrize(("state", "move"), _cases(referee=True))
+def test_the_referee_taps_in_each_move_of_the_acceptance_files(state: MountainState, move: Move) -> None:
+    assert _taps(state, move, referee=True) <= 16
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
@@ -146,6 +160,9 @@ def test_a_players_draw_grid_is_built_from_the_cards_seen() -> None:
     assert set(grid[1:]) == state.stock
     # The stock itself is never read for a player: the same table with the stock unknown gives the same grid.
     assert [c.value for c in entry.choices(state.evolve(stock=frozenset()), "solo", "solo", Pick.UNSEEN_CARD, False)] == grid
+    # Someone else at the table has not seen the hand: it is among the cards they may name.
+    watching = [c.value for c in entry.choices(state, "bob", "bob", Pick.UNSEEN_CARD, False) or []]
+    assert set(watching) == set(grid) | {"5C", "AD", "AH"}
     everything = entry.choices(state, "solo", "solo", Pick.UNSEEN_CARD, True)
     assert [c.value for c in everything] == list(DECK)
 

@@ -4,6 +4,7 @@ The player's values come from what the player has seen: the hand, the face-up mo
 pile, and the discard pile (every card on it passed through the hand or lay face up on the
 mountain). A card the player has not seen is a card the stock may hold: in this solitaire game that
 is exactly the stock, but it is worked out from the seen cards, never read from the face-down pile.
+Anyone else at the table has seen only what the scoreboard shows, so the hand is unseen to them.
 """
 
 from __future__ import annotations
@@ -76,10 +77,12 @@ def _drawable_health(state: MountainState) -> tuple[str, ...]:
     return state.health[:1] if state.options.health_draw == "top" else state.health
 
 
-def unseen(state: MountainState) -> list[str]:
-    """The cards the player has not seen, in deck order: not in the hand, the mountain, the health
-    pile or the discard pile."""
-    seen = set(state.hand) | set(state.health) | set(state.discard) | {c for c in state.mountain if c is not None}
+def unseen(state: MountainState, viewer: str) -> list[str]:
+    """The cards ``viewer`` has not seen, in deck order. The player has seen the hand, the face-up
+    mountain and health pile, and the discard pile; anyone else only what the scoreboard shows."""
+    seen = set(state.health) | {c for c in state.mountain if c is not None}
+    if viewer == state.player:
+        seen |= set(state.hand) | set(state.discard)
     return [c for c in DECK if c not in seen]
 
 
@@ -91,7 +94,7 @@ def choices(state: MountainState, viewer: str | None, by: str | None, pick: Pick
         return [_card(c) for c in state.hand] if whose == state.player else []
     if pick is Pick.UNSEEN_CARD:
         # A draw names a card of the stock or, from the health pile, its (public) top.
-        stock = [c for c in DECK if c in state.stock] if viewer is None else unseen(state)
+        stock = [c for c in DECK if c in state.stock] if viewer is None else unseen(state, viewer)
         return [_card(c, " · health pile") for c in _drawable_health(state)] + [_card(c) for c in stock]
     if pick is Pick.PYRAMID_SLOT:
         return _slots(state, every)

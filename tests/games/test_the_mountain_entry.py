@@ -130,6 +130,7 @@ def test_every_legal_move_of_a_playout_is_proposed(options: dict[str, Any]) -> N
         state = GAME.new_state(header)
         for move in moves:
             legal = [_unordered(m) for m in Builder(GAME, state, header.players, None).legal(move.by)]
+            _check_prompts(state, {m["do"] for m in legal})
             made = _unordered(_norm(GAME.codec.to_json(move.replace(t=None))))
             if isinstance(move, Act) and move.cards[0].endswith("S"):
                 made["targets"] = []  # spade sets are proposed without targets: the engine finds them
@@ -145,12 +146,17 @@ def _unordered(move: dict[str, Any]) -> dict[str, Any]:
 def test_prompts_name_the_verbs_that_are_legal_now() -> None:
     for path in FILES:
         for _, state, _ in _file_moves(path):
-            if state.result is not None:
-                assert GAME.prompts(state) == ()
-                continue
-            legal = {m["do"] for m in Builder(GAME, state, (state.player,), state.player).legal(state.player)}
-            assert [p.verb for p in GAME.prompts(state)] == [v for v in ("discard", "draw", "act", "skip", "end_turn") if v in legal]
-            assert all(p.who == state.player for p in GAME.prompts(state))
+            _check_prompts(state, {m["do"] for m in Builder(GAME, state, (state.player,), state.player).legal(state.player)})
+
+
+def _check_prompts(state: MountainState, legal: set[str]) -> None:
+    """One prompt per verb the player may make now, in turn order; none once the game is over."""
+    prompts = GAME.prompts(state)
+    if state.result is not None:
+        assert prompts == ()
+        return
+    assert [p.verb for p in prompts] == [v for v in ("discard", "draw", "act", "skip", "end_turn") if v in legal], state
+    assert all(p.who == state.player and p.text.startswith(f"{state.player}: ") for p in prompts)
 
 
 def test_a_players_draw_grid_is_built_from_the_cards_seen() -> None:

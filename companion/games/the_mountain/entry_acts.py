@@ -37,7 +37,8 @@ class _Scratch:
 
     def take(self, slot: int) -> str:
         card = self.cards[slot]
-        assert card is not None, POSITIONS[slot]
+        if card is None:
+            raise ValueError(f"{POSITIONS[slot]} is already empty")
         self.cards[slot] = None
         self.threats -= card in THREATS
         return card

@@ -87,6 +87,8 @@ def unseen(state: MountainState, viewer: str) -> list[str]:
 
 
 def choices(state: MountainState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+    """The values of a field drawn from ``pick``, as ``viewer`` (None: the referee) knows the table;
+    ``every``: the whole domain (the deck, all 21 slots, every spade choice)."""
     if pick in (Pick.HAND_CARD, Pick.UNSEEN_CARD) and every:
         return [_card(c) for c in DECK]
     if pick is Pick.HAND_CARD:

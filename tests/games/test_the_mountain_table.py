@@ -160,10 +160,25 @@ def test_prompts_follow_the_turn() -> None:
     assert [p.verb for p in GAME.prompts(start())] == ["draw"]
     assert "5 more cards" in GAME.prompts(start())[0].text
     state = ready()
-    assert [p.verb for p in GAME.prompts(state)] == ["act"]
+    assert [p.verb for p in GAME.prompts(state)] == ["act", "skip"]
+    assert "hearts: heal" in GAME.prompts(state)[0].text
     acted = played(state, Act(cards=("AH", "7H"), targets=("6-3", "6-6")))
-    assert [p.verb for p in GAME.prompts(acted)] == ["act", "end_turn"]
+    assert [p.verb for p in GAME.prompts(acted)] == ["end_turn"]  # no set of another suit is left in the hand
     skipped = played(state, Skip(target="6-6"))
     assert [p.verb for p in GAME.prompts(skipped)] == ["end_turn"]
     won = played(skipped.evolve(mountain=(None,) * 20 + ("KC",), threats_left=1, skipped=False, phase=state.phase), Skip(target="6-6"))
     assert GAME.prompts(won) == ()
+
+
+def test_prompts_name_each_verb_that_may_come_now() -> None:
+    two_sets = ready(("5C", "6C", "AH", "7H", "10S"))
+    assert [p.verb for p in GAME.prompts(two_sets)] == ["act", "skip"]
+    hearts = played(two_sets, Act(cards=("AH", "7H"), targets=("6-3", "6-6")))
+    assert [p.verb for p in GAME.prompts(hearts)] == ["act", "end_turn"]
+    assert "clubs: chain removal" in GAME.prompts(hearts)[0].text
+    skipped = played(ready(), Skip(target="6-6"))
+    next_turn = played(skipped, EndTurn())
+    assert [p.verb for p in GAME.prompts(next_turn)] == ["discard", "act", "skip"]  # a full hand: no draw is due
+    lonely = ready(("5C", "AD", "AH", "10S", "9S")).evolve(hand=("5C", "AD", "AH", "10S"), stock=frozenset())
+    # No set in hand, and the stock is empty: the health pile is optional, and only the skip is left.
+    assert [p.verb for p in GAME.prompts(lonely)] == ["draw", "skip"]

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, Unexplained, Verdict
+from companion.entry.picks import Choice, Pick
 from companion.errors import IllegalMoveError
 from companion.game import Game
 from companion.games.the_mountain import rules as R
-from companion.games.the_mountain import scoring, table, views
+from companion.games.the_mountain import entry, scoring, table, views
 from companion.games.the_mountain.actions import Plan, plan_act, plan_skip
 from companion.games.the_mountain.cards import SUIT_NAMES, SUIT_OF, THREATS
 from companion.games.the_mountain.moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
@@ -95,6 +96,12 @@ class TheMountain(Game[MountainState]):
 
     def view(self, state: MountainState, player: str | None) -> JsonObject:
         return views.view(state, player)
+
+    def candidates(self, state: MountainState, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: MountainState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
 
     def prompts(self, state: MountainState) -> tuple[Prompt, ...]:
         return views.prompts(state)

@@ -15,11 +15,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from companion.core import JsonObject, Move
+from companion.entry.picks import FieldSpec, Pick
 from companion.errors import NotationError
-from companion.games.the_mountain.cards import RANKS, SUITS, check_card, check_position
+from companion.games.the_mountain.cards import RANKS, SLOTS, SUITS, check_card, check_position
 from companion.notation import MoveCodec
 
 logger = logging.getLogger(__name__)
+
+HAND_MOST = 5
+"""The most cards a hand holds (Nightmare mode holds 4): a list drawn from the hand is never longer."""
 
 
 def _check_cards(cards: tuple[str, ...], field_name: str) -> None:
@@ -42,6 +46,7 @@ class Discard(Move):
     """Start of the turn: put cards you do not want from your hand on the discard pile."""
 
     verb: ClassVar[str] = "discard"
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 1, HAND_MOST, ordered=False)}
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
@@ -55,6 +60,9 @@ class Draw(Move):
     """Take one card into the hand: the card tapped from the stock, or the health pile's top."""
 
     verb: ClassVar[str] = "draw"
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD), "from_": FieldSpec.one(Pick.PILE)}
+    """The card is tapped on a grid of the cards the player has not seen (the stock, as the player can
+    only know it), plus the health pile's drawable top; ``from`` is the pile: stock or health."""
     card: str
     from_: Literal["stock", "health"]
 
@@ -72,6 +80,14 @@ class Act(Move):
     """
 
     verb: ClassVar[str] = "act"
+    picks = {
+        # Up to a whole hand, so that a set of the wrong size can still be entered on purpose (TM-SET).
+        "cards": FieldSpec.list_of(Pick.HAND_CARD, 1, HAND_MOST, ordered=False),
+        "targets": FieldSpec.list_of(Pick.PYRAMID_SLOT, 0, SLOTS),
+        # One word ("rank:7"), or for a triple a pair of them, offered as one value (entry.choose_value).
+        "choose": FieldSpec.one(Pick.WORD, optional=True),
+        "from_hand": FieldSpec.list_of(Pick.HAND_CARD, 1, 3, optional=True),
+    }
     cards: tuple[str, ...]
     targets: tuple[str, ...] = ()
     choose: str | tuple[str, ...] | None = None
@@ -98,6 +114,7 @@ class Skip(Move):
     """No set played this turn: remove any single exposed card (Single Removal)."""
 
     verb: ClassVar[str] = "skip"
+    picks = {"target": FieldSpec.one(Pick.PYRAMID_SLOT)}
     target: str
 
     def __post_init__(self) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from companion.core import JsonObject, Prompt
-from companion.games.the_mountain.cards import POSITIONS, SLOTS
+from companion.games.the_mountain.cards import POSITIONS, SLOTS, SUITS
 from companion.games.the_mountain.scoring import score
 from companion.games.the_mountain.state import MountainState, Phase
 
@@ -52,22 +52,44 @@ def view(state: MountainState, player: str | None) -> JsonObject:
     return out
 
 
+ACTION_NAMES = {"C": "clubs: chain removal", "S": "spades: suit/rank removal", "D": "diamonds: dual removal", "H": "hearts: heal"}
+
+
+def _sets_in_hand(state: MountainState) -> list[str]:
+    """The suits the hand holds a set of (2 or more) that may still act this turn (TM-SET, TM-TWO-SETS)."""
+    if state.skipped or len(state.acted) >= 2:
+        return []
+    return [s for s in SUITS if s not in state.acted and sum(1 for c in state.hand if c[-1] == s) >= 2]
+
+
 def prompts(state: MountainState) -> tuple[Prompt, ...]:
-    """What the player does next (the table needs no other person)."""
+    """What the player does next, one prompt per verb that may come now (TM-ORDER)."""
     if state.result is not None:
         return ()
     who = state.player
+    sets = "; ".join(ACTION_NAMES[s] for s in _sets_in_hand(state))
     if state.phase is Phase.ACTIONS:
         damage = len(state.geo.attackers(state.mountain))
         attack = Prompt(
             who,
             "end_turn",
-            f"end the turn: the threats attack for {damage}; discard {damage} health from the {state.options.damage_from}",
+            f"{who}: end the turn; the threats attack for {damage}: discard {damage} health from the {state.options.damage_from}",
         )
-        if len(state.acted) == 1:
-            return (Prompt(who, "act", "play a second set of another suit, or end the turn"), attack)
+        if sets:
+            return (Prompt(who, "act", f"{who}: play a second set of another suit ({sets}), or end the turn"), attack)
         return (attack,)
+    out: list[Prompt] = []
+    if state.phase is Phase.DISCARD and state.hand:
+        out.append(Prompt(who, "discard", f"{who}: discard the cards you do not want (optional), then draw"))
     short = state.hand_limit - len(state.hand)
+    top = f" or the health pile's top ({state.health[0]})" if state.health else ""
     if short > 0 and state.stock:
-        return (Prompt(who, "draw", f"draw {short} more card{'s' if short > 1 else ''}: tap each on the hand pad"),)
-    return (Prompt(who, "act", "play a set of 2 or 3 cards of one suit, or remove one exposed card (skip)"),)
+        plural = "s" if short > 1 else ""
+        out.append(Prompt(who, "draw", f"{who}: draw {short} more card{plural} from the stock{top}: tap each on the hand pad"))
+        return tuple(out)
+    if short > 0 and state.health:
+        out.append(Prompt(who, "draw", f"{who}: the stock is empty; you may draw from the health pile's top ({state.health[0]})"))
+    if sets:
+        out.append(Prompt(who, "act", f"{who}: play a set of 2 or 3 cards of one suit ({sets})"))
+    out.append(Prompt(who, "skip", f"{who}: {'or ' if sets else ''}skip: remove one exposed card from the mountain"))
+    return tuple(out)

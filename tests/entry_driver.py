@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.entry.builder import Builder, Draft
+from companion.core import Move
+from companion.entry.builder import Builder, Draft, move_form
 
 MAX_TAPS = 60
 
@@ -37,10 +38,14 @@ def target_of(move: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in move.items() if k != "t"}
 
 
-def tap_in(builder: Builder, move: Mapping[str, Any], referee: bool = False) -> tuple[dict[str, Any], int]:
-    """The move the taps produce (it equals ``move`` without ``t``) and how many taps it took."""
-    target = _plain(target_of(move))
-    by = target.get("by")
+def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = False) -> tuple[dict[str, Any], int]:
+    """The move the taps produce (notation; it equals ``move`` without ``t``) and how many taps it took.
+
+    Fields are matched by their own names (:func:`move_form`), as the page builds them."""
+    parsed = move if isinstance(move, Move) else builder.game.codec.from_json(dict(move))
+    target = _plain(move_form(parsed))
+    wanted_notation = _plain(target_of(builder.game.codec.to_json(parsed)))
+    by = parsed.by
     taps = 1 if referee else 0  # the referee first says who acts ("table" for nobody)
     fields: dict[str, Any] = {}
     closed: set[str] = set()
@@ -48,8 +53,12 @@ def tap_in(builder: Builder, move: Mapping[str, Any], referee: bool = False) -> 
     verb: str | None = None
     while taps <= MAX_TAPS:
         offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every))
+        if offer["move"] is not None:  # the page sends a finished move at once
+            if not _same(offer["move"], wanted_notation):
+                raise Unreachable(f"the taps built {offer['move']}, not {wanted_notation}")
+            return offer["move"], taps
         for quick in offer["quick"]:
-            if _same(quick["move"], target):
+            if _same(quick["form"], target):
                 return quick["move"], taps + 1
         if verb is None:
             if not any(v["verb"] == target["do"] for v in offer["verbs"]):
@@ -57,10 +66,6 @@ def tap_in(builder: Builder, move: Mapping[str, Any], referee: bool = False) -> 
             verb = target["do"]
             taps += 1
             continue
-        if offer["move"] is not None:
-            if not _same(offer["move"], target):
-                raise Unreachable(f"the taps built {offer['move']}, not {target}")
-            return offer["move"], taps
         nxt = offer["next"]
         name = nxt["field"]
         want = target.get(name)
@@ -75,6 +80,7 @@ def tap_in(builder: Builder, move: Mapping[str, Any], referee: bool = False) -> 
             if len(so_far) == len(want):
                 if not nxt["can_finish"]:
                     raise Unreachable(f"{name} cannot be finished at {so_far}")
+                fields[name] = list(so_far)
                 closed.add(name)
                 taps += 1
                 continue

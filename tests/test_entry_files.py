@@ -7,7 +7,6 @@ what docs/web.md reports.
 
 from __future__ import annotations
 
-import json
 import statistics
 from pathlib import Path
 
@@ -31,34 +30,16 @@ def tap_through(path: Path) -> list[tuple[str, int]]:
     state = notation.start
     counted = []
     for _, move in notation.moves:
-        as_json = game.codec.to_json(move)
-        by = as_json.get("by")
+        by = move.by
         builder = Builder(game, state, notation.header.players, by)
-        built, taps = tap_in(builder, as_json, referee=by is None)
+        built, taps = tap_in(builder, move, referee=by is None)
         assert game.codec.from_json(built) == move.replace(t=None)
         counted.append((move.verb, taps))
         _, state = game.play(state, move)
     return counted
 
 
-BY_IS_NOT_A_PLAYER = pytest.mark.xfail(
-    raises=TypeError,
-    strict=True,
-    reason='Escape House\'s clear spells its cards in "by" (NOTATION.md): the actor is read from the JSON "by", '
-    "and the builder matches and writes fields by JSON key (tests/games/test_escape_house_entry.py taps every other move)",
-)
-
-
-def _by_is_a_list(path: Path) -> bool:
-    lines = path.read_text(encoding="utf-8").splitlines()[1:]
-    return any(isinstance(json.loads(line).get("by"), list) for line in lines if line.strip())
-
-
-@pytest.mark.parametrize(
-    "path",
-    [pytest.param(p, marks=BY_IS_NOT_A_PLAYER) if _by_is_a_list(p) else p for p in FILES],
-    ids=lambda p: f"{p.parent.name}/{p.stem}",
-)
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_every_move_is_tapped_in(path: Path) -> None:
     counted = tap_through(path)
     assert counted

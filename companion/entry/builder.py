@@ -29,6 +29,7 @@ from companion.core import JsonObject, JsonValue, Move
 from companion.entry.picks import Choice, FieldSpec, Pick
 from companion.errors import NotationError
 from companion.game import Game
+from companion.notation import converter, value_to_json
 
 log = logging.getLogger(__name__)
 
@@ -134,11 +135,11 @@ class Builder:
                 break
             if move.by != by or not self.game.judge(self.state, move).ok:
                 continue
-            as_json = _norm(self.game.codec.to_json(move.replace(t=None)))
-            key = repr(as_json)
+            form = move_form(move)
+            key = repr(form)
             if key not in seen:
                 seen.add(key)
-                out.append(as_json)
+                out.append(form)
         self._legal[by] = out
         return out
 
@@ -208,13 +209,22 @@ class Builder:
         if next_field is not None:
             out["next"] = next_field
             return out
-        move: JsonObject = {"do": draft.verb}
-        if by is not None:
-            move["by"] = by
-        move.update({k: v for k, v in filled.items() if v is not None})
-        out["move"] = move
+        out["move"] = self.notation(move_type, by, filled)
         out["legal"] = bool(mine)
         return out
+
+    def notation(self, move_type: type[Move], by: str | None, fields: Mapping[str, Any]) -> JsonObject:
+        """The finished move as the notation spells it (the game's codec decides the keys)."""
+        hints = get_type_hints(move_type)
+        values: dict[str, Any] = {}
+        for name, value in fields.items():
+            if value is not None:
+                values[name] = converter(hints[name])(value, f'{move_type.verb} field "{name}"')
+        try:
+            move = move_type(by=by, **values)
+        except (TypeError, ValueError) as exc:
+            raise DraftError(f"{move_type.verb}: {exc}") from exc
+        return self.game.codec.to_json(move)
 
     def _complete(self, name: str, spec: FieldSpec, value: Any, draft: Draft) -> bool:
         if value is _MISSING:
@@ -296,10 +306,16 @@ class Builder:
                 if move_type is None or any(w not in draft.fields for w in wild):
                     continue
                 m = {**m, **{w: draft.fields[w] for w in wild}}
-            picked.append(m)
+            if m not in picked:
+                picked.append(m)
             if len(picked) > QUICK_LIMIT:
                 return []
-        return [{"move": m, "label": self.describe(m)} for m in picked]
+        out = []
+        for form in picked:
+            fields = {k: v for k, v in form.items() if k not in ("do", "by")}
+            move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
+            out.append({"move": move, "form": form, "label": self.describe(form)})
+        return out
 
     def describe(self, move: Mapping[str, Any]) -> str:
         """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
@@ -318,6 +334,18 @@ class Builder:
 
 
 _MISSING: Any = object()
+
+
+def move_form(move: Move) -> JsonObject:
+    """A move as the builder handles it: its verb, its player and its fields by their own names
+    (the notation may spell a field otherwise: The Mountain's ``from_`` is ``"from"``)."""
+    form: JsonObject = {"do": move.verb, "by": move.by}
+    for f in dataclasses.fields(move):
+        if f.name not in ENVELOPE:
+            value = getattr(move, f.name)
+            if value is not None:
+                form[f.name] = _norm(value_to_json(value))
+    return form
 
 
 def _mentions(move: Mapping[str, Any], card: str) -> bool:

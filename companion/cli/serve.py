@@ -18,9 +18,11 @@ from typing import Any
 
 from companion.config import DEFAULT_CONFIG, load_config
 from companion.errors import ConfigError
+from companion.games import GAME_MODULES
 from companion.log import fingerprint
 from companion.logfiles import Choice, Declined
 from companion.service import print_welcome
+from companion.starter import no_hardware_config
 from companion.table_service import TableService
 
 
@@ -28,6 +30,14 @@ def add_parser(sub: Any) -> None:
     i = sub.add_parser("init", help="write a commented default table config")
     i.add_argument("path", nargs="?", default="table.toml")
     i.add_argument("--force", action="store_true", help="overwrite an existing file")
+    i.add_argument(
+        "--no-hardware",
+        action="store_true",
+        help="a config that starts as it is with no readers and no camera (moves entered by tapping)",
+    )
+    i.add_argument("--game", choices=sorted(GAME_MODULES), help="the game (with --no-hardware; default escape-master)")
+    i.add_argument("--host", default="0.0.0.0", help="with --no-hardware: the address to serve on (default every interface)")
+    i.add_argument("--port", type=int, default=8000, help="with --no-hardware: the port (default 8000; 0 = any free port)")
     i.set_defaults(run=init)
     s = sub.add_parser("serve", help="run the companion for the table in a config file")
     s.add_argument("--config", required=True)
@@ -72,6 +82,12 @@ def init(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if path.exists() and not args.force:
         raise ConfigError(f"{path}: already exists (use --force to overwrite)")
+    if args.no_hardware:
+        path.write_text(no_hardware_config(args.game or "escape-master", host=args.host, port=args.port), encoding="utf-8")
+        print(f"wrote {path} (no readers, no camera); start it with: companion serve --config {path}")
+        return 0
+    if args.game is not None:
+        raise ConfigError("--game goes with --no-hardware (the default config with readers is for Escape Master)")
     path.write_text(DEFAULT_CONFIG, encoding="utf-8")
     print(f"wrote {path}; edit the game, players and zones, then: companion serve --config {path}")
     return 0

@@ -163,13 +163,22 @@ def chain_key_path(log_path: str | os.PathLike[str]) -> Path:
 
 
 def private_file(path: Path) -> None:
-    """Create ``path`` empty with mode 0600 if it is missing, or take group and other access away."""
+    """Create ``path`` empty with mode 0600 if it is missing, or take group and other access away.
+
+    A file this user may not chmod (a read-only copy kept as evidence) is left as it is, with a warning.
+    """
     try:
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        return
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise LogError(f"{path}: cannot create it ({exc.strerror})") from exc
+    try:
         if path.stat().st_mode & 0o077:
             os.chmod(path, 0o600)
     except OSError as exc:
-        raise LogError(f"{path}: cannot make it private to this user ({exc.strerror})") from exc
+        log.warning("%s: readable by other users, and cannot be made private (%s)", path, exc.strerror)
 
 
 def read_chain_key(path: Path, create: bool = False) -> bytes | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hmac
 import os
+import re
 import sqlite3
 import stat
 import subprocess
@@ -16,6 +17,9 @@ import pytest
 from companion.cli import main
 from companion.log import CHAIN_KEYED, CHAIN_PLAIN, GameLog, NewRow, chain_key_path, fingerprint, row_hash
 from companion.errors import LogError, LogIntegrityError
+from companion.service import table_secret
+from companion.session import Session
+from tests.conftest import move
 
 ROWS = 120
 
@@ -243,3 +247,26 @@ def test_verify_as_a_command(played: tuple[Path, str]) -> None:
     assert result.returncode == 0, result.stderr
     assert "120 rows, hash chain intact, keyed" in result.stdout
     assert "names row 120; it is unchanged, and 0 rows follow it" in result.stdout
+
+
+def test_the_board_publishes_the_head_players_can_check(toy_session: Session) -> None:
+    toy_session.process(move({"by": "anna", "do": "take", "n": 2}))
+    chain = toy_session.board()["chain"]
+    assert chain == {"rows": 2, "head": fingerprint(toy_session.log.head), "kind": CHAIN_KEYED, "continues": None}
+    assert isinstance(chain, dict) and re.fullmatch(r"[0-9a-f]{4} [0-9a-f]{4} [0-9a-f]{4}", str(chain["head"]))
+    toy_session.process(move({"by": "ben", "do": "take", "n": 1}))
+    assert toy_session.board()["chain"]["rows"] == 3  # type: ignore[index]
+    assert toy_session.log.verify_head(str(chain["head"])) == (3, 2)  # one row follows the head kept at row 2
+
+
+def test_the_table_secret_is_private(tmp_path: Path) -> None:
+    old = os.umask(0o022)
+    try:
+        secret = tmp_path / "game.secret"
+        table_secret(secret)
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+        os.chmod(secret, 0o644)
+        table_secret(secret)
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)

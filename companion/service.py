@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import socket
 import sys
@@ -80,12 +81,19 @@ def table_secret(path: Path) -> bytes:
     try:
         data = path.read_bytes()
         if len(data) >= 32:
+            if path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)  # made before secrets were kept private
             return data
     except FileNotFoundError:
         pass
     data = secrets.token_bytes(32)
-    path.touch(mode=0o600)
-    path.write_bytes(data)
+    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)  # a short file left from before may have been readable by others
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
     return data
 
 

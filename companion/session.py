@@ -420,6 +420,7 @@ class Session:
                 "alerts": [{"zone": a.zone, "what": a.what, "fix": a.fix} for a in self.alerts.values()],
                 "health": dict(self.health),
                 "counters": dict(self.counters),
+                "chain": self.log.chain_info(),  # rows, head fingerprint, kind, the broken log this continues
             }
 
     def public_row(self, row: LogRow) -> JsonObject:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from companion.config import TableConfig
 from companion.core import JsonObject, Unexplained
 from companion.errors import ConfigError, SetupError
 from companion.games import get_game
-from companion.log import GameLog
+from companion.logfiles import Choice, open_for_serving
 from companion.service import WebServer, lan_url, new_pin, start_web, table_secret
 from companion.session import Session
 
@@ -25,13 +26,27 @@ CAMERA_HEALTH_S = 2.0
 
 
 class TableService:
-    """The running companion for the table a config describes."""
+    """The running companion for the table a config describes.
 
-    def __init__(self, config: TableConfig, pin: str | None = None) -> None:
+    The log is verified first: a broken one is refused unless ``continue_broken`` (then a new log
+    carries on from its last good row), and a header that disagrees with the config is put to
+    ``choose`` (resume, new game or quit); see :mod:`companion.logfiles`.
+    """
+
+    def __init__(
+        self,
+        config: TableConfig,
+        pin: str | None = None,
+        choose: Callable[[list[str]], Choice] | None = None,
+        new_game: bool = False,
+        continue_broken: bool = False,
+    ) -> None:
         self.config = config
-        self.game = get_game(config.header.game)
-        self.log = GameLog(config.log_path)
+        self.opened = open_for_serving(config.log_path, config.header, choose, new_game, continue_broken)
+        self.log = self.opened.log
         self.resumed = self.log.header() is not None
+        stored = self.log.header()
+        self.game = get_game(stored.game if stored is not None else config.header.game)
         try:
             self.session = Session(self.game, self.log, None if self.resumed else config.header)
         except SetupError as exc:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.errors import LogError, LogIntegrityError
-from companion.log import GENESIS, GameLog, NewRow, row_hash
+from companion.log import GENESIS, GameLog, NewRow, chain_key_path, read_chain_key, row_hash
 
 
 def _row(i: int) -> NewRow:
@@ -28,7 +28,7 @@ def test_rows_chain_and_survive_reopening(log_path: Path) -> None:
         assert rows[0].prev_hash == GENESIS
         for before, after in zip(rows, rows[1:]):
             assert after.prev_hash == before.hash
-        assert rows[2].hash == row_hash(rows[1].hash, 3, rows[2])
+        assert rows[2].hash == row_hash(rows[1].hash, 3, rows[2], read_chain_key(chain_key_path(log_path)))
         assert game_log.verify() == 5
         appended = game_log.append(_row(6))
         assert appended.seq == 6 and appended.prev_hash == rows[-1].hash
@@ -89,12 +89,12 @@ def test_a_removed_row_is_found(log_path: Path) -> None:
 
 
 def test_a_rewritten_chain_tail_is_found(log_path: Path) -> None:
-    """Editing a row and recomputing its own hash still breaks the next row's link."""
+    """Editing a row and recomputing its own hash (even with the right key) still breaks the next row's link."""
     _fill(log_path)
     with GameLog(log_path) as game_log:
         rows = list(game_log.rows())
     edited = NewRow("move", "test", 1.0, 1.0, 1.0, {"do": "take", "n": 3})
-    new_hash = row_hash(rows[1].hash, 3, edited)
+    new_hash = row_hash(rows[1].hash, 3, edited, read_chain_key(chain_key_path(log_path)))
     db = sqlite3.connect(log_path)
     db.execute(
         "UPDATE rows SET table_time=1.0, wall_time=1.0, mono_time=1.0, payload=?, move=NULL, verdict=NULL, hash=? WHERE seq=3",

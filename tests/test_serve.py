@@ -56,9 +56,10 @@ reader = "array:2"
 """
 
 
-def _start(config: Path) -> tuple[subprocess.Popen[str], str, str]:
+def _start(config: Path, *flags: str) -> tuple[subprocess.Popen[str], str, str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--config", str(config)],
+        [sys.executable, "-m", "companion", "serve", "--config", str(config), *flags],
+        stdin=subprocess.DEVNULL,  # no terminal: serve never waits for an answer
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

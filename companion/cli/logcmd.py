@@ -1,4 +1,4 @@
-"""``companion log verify DB`` and ``companion log export DB --format jsonl|text``."""
+"""``companion log verify DB [--head FINGERPRINT]`` and ``companion log export DB --format jsonl|text``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.errors import LogError, LogIntegrityError
 from companion.export import notation_lines, transcript_lines
-from companion.log import GameLog
+from companion.log import CHAIN_KEYED, GameLog, fingerprint
 
 
 def add_parser(sub: Any) -> None:
@@ -18,6 +18,14 @@ def add_parser(sub: Any) -> None:
     logsub.required = True
     v = logsub.add_parser("verify", help="check the hash chain; names the first bad row")
     v.add_argument("db")
+    v.add_argument(
+        "--head",
+        metavar="FINGERPRINT",
+        help='a head the scoreboard showed ("ab12 cd34 ef56", or "N:ab12cd34ef56" for row N): '
+        "also prove that row is still there and nothing before it changed",
+    )
+    v.add_argument("--key", metavar="FILE", help="the chain key (default: log-chain.key beside the log)")
+    v.add_argument("--allow-unkeyed", action="store_true", help="accept a plain sha256 chain (a log from before keyed chains)")
     v.set_defaults(run=verify)
     e = logsub.add_parser("export", help="export the game as notation (jsonl) or a readable transcript (text)")
     e.add_argument("db")
@@ -25,20 +33,29 @@ def add_parser(sub: Any) -> None:
     e.set_defaults(run=export)
 
 
-def _open(path: str) -> GameLog:
+def _open(path: str, key: str | None = None) -> GameLog:
     if not Path(path).is_file():
         raise LogError(f"{path}: no such log file")
-    return GameLog(path)
+    if key is not None and not Path(key).is_file():
+        raise LogError(f"{key}: no such key file")
+    return GameLog(path, key)
 
 
 def verify(args: argparse.Namespace) -> int:
-    with _open(args.db) as game_log:
+    with _open(args.db, args.key) as game_log:
         try:
-            count = game_log.verify()
+            if args.head is None:
+                count = game_log.verify(args.allow_unkeyed)
+            else:
+                count, at = game_log.verify_head(args.head, args.allow_unkeyed)
         except LogIntegrityError as exc:
             print(f"companion log verify: {args.db}: BROKEN at row {exc.seq}: {exc}", file=sys.stderr)
             return 1
-    print(f"{args.db}: {count} rows, hash chain intact")
+        kind = "keyed (HMAC-SHA256)" if game_log.chain == CHAIN_KEYED else "plain sha256, unkeyed: it shows accidents, not deliberate edits"
+        head = fingerprint(game_log.head)
+    print(f"{args.db}: {count} rows, hash chain intact, {kind}; head {head}")
+    if args.head is not None:
+        print(f"the head you kept names row {at}; it is unchanged, and {count - at} rows follow it")
     return 0
 
 

@@ -78,6 +78,18 @@
     const c = board.counters || {};
     document.getElementById("counters").textContent =
       (c.observations || 0) + " observations · " + (c.illegal || 0) + " illegal · " + (c.alerts || 0) + " alerts · " + (c.errors || 0) + " errors";
+    renderChain(board.chain);
+  }
+
+  // The log's head, for players to keep (`companion log verify LOG --head ...`), and a log carried on from a broken one.
+  function renderChain(chain) {
+    const node = document.getElementById("chain");
+    if (!node || !chain) return;
+    const link = chain.continues;
+    node.replaceChildren(
+      el("span", {}, "Log: " + chain.rows + " rows · head ", el("code", {}, chain.head), chain.kind === "sha256" ? " (unkeyed)" : ""),
+      link ? el("p", { class: "banner warn chain-continues" }, "This log carries on from " + link.file + ", which was broken after row "
+        + link.seq + " (head " + link.hash.slice(0, 12).replace(/(.{4})(?=.)/g, "$1 ") + ").") : "");
   }
 
   function rowNode(row) {

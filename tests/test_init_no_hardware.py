@@ -1,0 +1,60 @@
+"""Issue 12: `companion init --game G --no-hardware` writes a config that starts as it is, for every game."""
+
+from __future__ import annotations
+
+import signal
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.config import load_config
+from companion.games import get_game
+from companion.log import GameLog
+from tests.test_serve import _board, _start
+
+GAMES = ("escape-master", "horrible-mountain-2", "the-mountain", "everest", "escape-house")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", GAMES)
+def test_init_no_hardware_then_serve_answers(tmp_path: Path, game_id: str) -> None:
+    config = tmp_path / "table.toml"
+    assert main(["init", str(config), "--no-hardware", "--game", game_id, "--host", "127.0.0.1", "--port", "0"]) == 0
+    raw = tomllib.loads(config.read_text(encoding="utf-8"))
+    assert "camera" not in raw and "array" not in raw and not raw.get("zones")
+    loaded = load_config(config)
+    lo, hi = get_game(game_id).min_players, get_game(game_id).max_players
+    assert lo <= len(loaded.header.players) <= hi
+    proc, url, _ = _start(config)
+    try:
+        board = _board(url)
+        assert board["game"] == game_id and board["players"] == list(loaded.header.players)
+        assert board["chain"]["rows"] >= 1 and board["outcome"] is None
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    with GameLog(loaded.log_path) as game_log:
+        assert game_log.verify() >= 1
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_what_needs_no_deal_gets_none_and_a_generated_deal_says_so(tmp_path: Path, game_id: str) -> None:
+    config = tmp_path / "table.toml"
+    assert main(["init", str(config), "--no-hardware", "--game", game_id]) == 0
+    text = config.read_text(encoding="utf-8")
+    setup = load_config(config).header.setup
+    if game_id == "escape-master":
+        assert dict(setup) == {"dealer": "anna"}
+    elif game_id == "everest":
+        assert dict(setup) == {}
+    else:
+        assert "made by the game's own deal helper" in text
+    if game_id == "escape-house":
+        assert load_config(config).header.options["deck_order_known"] is False
+
+
+def test_game_without_no_hardware_is_refused(tmp_path: Path) -> None:
+    assert main(["init", str(tmp_path / "t.toml"), "--game", "everest"]) == 2
+    assert not (tmp_path / "t.toml").exists()

@@ -57,18 +57,3 @@ def served(toy_session: Session) -> Iterator[Served]:
     yield running
     running.web.close()
 
-
-MAPPING_LIMIT = (
-    "the move builder has no domain for a field that maps each player to cards (Escape Master's "
-    "deal {hands}, end_round {hands}); tests/games/test_escape_master_entry.py checks every other move"
-)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Escape Master's acceptance files each deal with ``deal {hands}``, which a page cannot build by
-    taps yet: those files fail on that move alone (strict, so the mark goes once the builder can)."""
-    from tests.entry_driver import Unreachable
-
-    for item in items:
-        if item.nodeid.startswith("tests/test_entry_files.py::test_every_move_is_tapped_in[escape-master/"):
-            item.add_marker(pytest.mark.xfail(raises=Unreachable, strict=True, reason=MAPPING_LIMIT))

@@ -14,7 +14,7 @@ from typing import Any
 from companion.core import Move
 from companion.entry.builder import Builder, Draft, move_form
 
-MAX_TAPS = 60
+MAX_TAPS = 200
 
 
 class Unreachable(AssertionError):
@@ -31,6 +31,23 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items() if v is not None}
     return value
+
+
+def _per_player_tap(nxt: Mapping[str, Any], want: Mapping[str, list[Any]], fields: dict[str, Any], closed: set[str]) -> None:
+    """One tap on a mapping of players to values (a deal): whose part, a value of it, or "done"."""
+    name, key = nxt["field"], nxt["key"]
+    mapping = {k: list(v) for k, v in nxt["mapping"].items()}
+    if key is None:
+        missing = [p for p in want if p not in mapping]
+        if missing:
+            mapping[missing[0]] = []
+        else:
+            closed.add(name)
+    elif len(nxt["so_far"]) == len(want[key]):
+        closed.add(f"{name}/{key}")
+    else:
+        mapping[key] = list(nxt["so_far"]) + [want[key][len(nxt["so_far"])]]
+    fields[name] = mapping
 
 
 def target_of(move: Mapping[str, Any]) -> dict[str, Any]:
@@ -69,6 +86,18 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
         nxt = offer["next"]
         name = nxt["field"]
         want = target.get(name)
+        if nxt.get("per_player") and want is not None:
+            key, part = nxt["key"], nxt["so_far"]
+            if key is not None and len(part) < len(want[key]):
+                if not any(_same(c["value"], want[key][len(part)]) for c in nxt["choices"]):
+                    if every or not nxt["hidden_choices"]:
+                        raise Unreachable(f"{name}/{key}: {want[key][len(part)]!r} is not offered")
+                    every = True
+                    taps += 1
+                    continue
+            _per_player_tap(nxt, want, fields, closed)
+            taps += 1
+            continue
         if want is None:
             if not nxt["can_finish"]:
                 raise Unreachable(f"{name} cannot be left out")

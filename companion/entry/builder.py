@@ -231,6 +231,10 @@ class Builder:
             return False
         if value is None:
             return spec.optional
+        if spec.per_player:
+            if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
+                raise DraftError(f"{name} must be an object of lists, one per player")
+            return name in draft.closed
         if spec.many:
             if not isinstance(value, list):
                 raise DraftError(f"{name} must be a list")
@@ -241,6 +245,10 @@ class Builder:
     def _matches(spec: FieldSpec, have: Any, want: Any, exact: bool) -> bool:
         if want is None:
             return have is None
+        if spec.per_player:
+            return isinstance(have, dict) and set(have) == set(want) and all(
+                _list_matches(spec, want[k], have[k], exact=True) for k in want
+            )
         if spec.many:
             return _list_matches(spec, want, have, exact)
         return bool(have == want)
@@ -249,6 +257,8 @@ class Builder:
         self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
         mine: list[JsonObject], wild: set[str], draft: Draft,
     ) -> JsonObject:
+        if spec.per_player:
+            return self._next_per_player(by, move_type, name, spec, value, mine, draft)
         partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
         domain = self.choices(by, spec, move_type, name, draft.every)
         if spec.many and not spec.ordered or spec.many and spec.pick in (Pick.HAND_CARD, Pick.PLAYER):
@@ -288,6 +298,42 @@ class Builder:
             "hidden_choices": 0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
         }
 
+    def _next_per_player(
+        self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
+        mine: list[JsonObject], draft: Draft,
+    ) -> JsonObject:
+        """A mapping of players to values: first whose part it is, then that part a value a tap.
+
+        ``draft.closed`` holds ``"name/player"`` for each part said to be complete."""
+        mapping: dict[str, list[Any]] = dict(value) if isinstance(value, dict) else {}
+        open_key = next((k for k in reversed(mapping) if f"{name}/{k}" not in draft.closed), None)
+        base = {"field": name, "many": True, "per_player": True, "key": open_key, "mapping": mapping}
+        if open_key is None:
+            choices = [
+                {"value": p, "label": p, "legal": any(p in (m.get(name) or {}) for m in mine)}
+                for p in self.players if p not in mapping
+            ]
+            finishing = len(mapping) > 0 or spec.optional
+            return {**base, "pick": Pick.PLAYER.value, "so_far": [], "choices": choices, "can_finish": finishing,
+                    "finish_legal": any(self._matches(spec, m.get(name), mapping, exact=True) for m in mine),
+                    "hidden_choices": 0}
+        partial = list(mapping[open_key])
+        taken = {repr(v) for part in mapping.values() for v in part}
+        domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
+        fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
+        choices = []
+        for choice in domain:
+            ok = any(_list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits)
+            choices.append({**choice.to_json(), "legal": ok})
+        finishing = spec.least <= len(partial) <= spec.most
+        offered = {repr(c["value"]) for c in choices} | taken
+        hidden = 0 if draft.every else sum(
+            1 for c in self.choices(open_key, spec, move_type, name, True) if repr(c.value) not in offered
+        )
+        return {**base, "pick": spec.pick.value, "so_far": partial, "choices": choices, "can_finish": finishing,
+                "finish_legal": any(_list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
+                "hidden_choices": hidden}
+
     def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
         """How many more values "show every value" would offer (an illegal move on purpose)."""
         taken = {repr(v) for v in partial} if spec.many else set()
@@ -313,7 +359,10 @@ class Builder:
         out = []
         for form in picked:
             fields = {k: v for k, v in form.items() if k not in ("do", "by")}
-            move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
+            try:
+                move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
+            except DraftError:  # a face-down part still half named: not a move yet
+                continue
             out.append({"move": move, "form": form, "label": self.describe(form)})
         return out
 

@@ -53,6 +53,9 @@ class FieldSpec:
     ordered: bool = True
     """For a list: does the order of the values matter (removal order) or not (a set of cards)?"""
     optional: bool = False
+    per_player: bool = False
+    """A mapping from each player to a list of ``least``..``most`` values (a deal, a count of hands):
+    built a player at a time, that player's values one tap each."""
 
     @classmethod
     def one(cls, pick: Pick, optional: bool = False) -> "FieldSpec":
@@ -61,6 +64,11 @@ class FieldSpec:
     @classmethod
     def list_of(cls, pick: Pick, least: int, most: int, ordered: bool = True, optional: bool = False) -> "FieldSpec":
         return cls(pick, many=True, least=least, most=most, ordered=ordered, optional=optional)
+
+
+    @classmethod
+    def by_player(cls, pick: Pick, least: int, most: int, optional: bool = False) -> "FieldSpec":
+        return cls(pick, many=True, least=least, most=most, ordered=False, optional=optional, per_player=True)
 
 
 @dataclass(frozen=True)

@@ -2,9 +2,8 @@
 engine proposes, the values a player's page shows, the prompts, and each acceptance-file move
 tapped in through the move builder.
 
-Some moves of the acceptance files cannot be tapped in yet because of the builder
-(companion/entry/builder.py); each is an exact, strict xfail below that names the limitation, so
-that the day the builder can, the test says so.
+Every move of the acceptance files, legal or an illegal attempt, is tapped in on the player's page
+and on the referee's console.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from companion.core import Move
-from companion.entry.builder import Builder, _norm, field_specs
+from companion.entry.builder import Builder, field_specs, move_form
 from companion.entry.picks import Pick
 from companion.games.the_mountain import GAME, entry
 from companion.games.the_mountain.cards import DECK, POSITIONS
@@ -25,7 +24,7 @@ from companion.games.the_mountain.moves import MOVE_TYPES, Act
 from companion.games.the_mountain.playout import random_playout
 from companion.games.the_mountain.state import MountainState
 from companion.notation import read_notation
-from tests.entry_driver import Unreachable, tap_in
+from tests.entry_driver import tap_in
 from tests.games.mountain_support import ready, start
 
 DATA = Path(__file__).parent / "data" / "the-mountain"
@@ -41,32 +40,6 @@ OPTIONS: list[dict[str, Any]] = [
     {"health_draw": "any"},
 ]
 
-FROM_ = (
-    "builder B1+B2: Draw's field is from_ in Python and \"from\" in the notation, and the builder names fields by "
-    "their Python names (so a draw is entered only as a one-tap move); on a player's page those are not "
-    "de-duplicated once the face-down card is filled in, so with more than QUICK_LIMIT legal draws none is offered"
-)
-FROM_REFEREE = "builder B1: Draw's field is from_ in Python and \"from\" in the notation; with no legal draw, no one-tap move"
-EMPTY_LIST = (
-    "driver D1: \"finish\" on a list with nothing in it (a spade set's \"targets\": []) never sends the empty list, "
-    "so a spade set is entered only as a one-tap move, and a triple's choices are more than QUICK_LIMIT"
-)
-BLOCKED: dict[str, dict[int, str]] = {
-    "example-win": {
-        **{n: FROM_ for n in (1, 2, 3, 4, 5, 6, 7, 12, 14, 15, 16, 17, 22)},
-        **{n: EMPTY_LIST for n in (8, 9, 36)},
-    },
-    "nightmare-loss": {
-        **{n: FROM_ for n in (1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 17, 18, 20)},
-        **{n: EMPTY_LIST for n in (21, 22)},
-    },
-}
-"""The moves a player cannot tap in yet, and why."""
-BLOCKED_REFEREE: dict[str, dict[int, str]] = {
-    "example-win": {1: FROM_REFEREE, 7: FROM_REFEREE, 14: FROM_REFEREE, 8: EMPTY_LIST, 9: EMPTY_LIST, 36: EMPTY_LIST},
-    "nightmare-loss": {5: FROM_REFEREE, 10: FROM_REFEREE, 20: FROM_REFEREE, 21: EMPTY_LIST, 22: EMPTY_LIST},
-}
-"""The moves the referee's console cannot tap in yet (a legal draw is a one-tap move there)."""
 
 
 def _file_moves(path: Path) -> list[tuple[int, MountainState, Move]]:
@@ -80,14 +53,12 @@ def _file_moves(path: Path) -> list[tuple[int, MountainState, Move]]:
     return out
 
 
-def _cases(referee: bool) -> list[Any]:
-    out = []
-    for path in FILES:
-        for n, state, move in _file_moves(path):
-            reason = (BLOCKED_REFEREE if referee else BLOCKED).get(path.stem, {}).get(n)
-            marks = [pytest.mark.xfail(raises=Unreachable, strict=True, reason=reason)] if reason else []
-            out.append(pytest.param(state, move, marks=marks, id=f"{path.stem}/{n}-{move.verb}"))
-    return out
+def _cases() -> list[Any]:
+    return [
+        pytest.param(state, move, id=f"{path.stem}/{n}-{move.verb}")
+        for path in FILES
+        for n, state, move in _file_moves(path)
+    ]
 
 
 def _taps(state: MountainState, move: Move, referee: bool = False) -> int:
@@ -99,20 +70,19 @@ def _taps(state: MountainState, move: Move, referee: bool = False) -> int:
     return taps
 
 
-@pytest.mark.parametrize(("state", "move"), _cases(referee=False))
+@pytest.mark.parametrize(("state", "move"), _cases())
 def test_each_move_of_the_acceptance_files_is_tapped_in(state: MountainState, move: Move) -> None:
     assert _taps(state, move) <= 16
 
 
-@pytest.mark.parametrize(("state", "move"), _cases(referee=True))
+@pytest.mark.parametrize(("state", "move"), _cases())
 def test_the_referee_taps_in_each_move_of_the_acceptance_files(state: MountainState, move: Move) -> None:
     assert _taps(state, move, referee=True) <= 16
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
-def test_the_moves_that_can_be_tapped_in_take_few_taps(path: Path) -> None:
-    blocked = BLOCKED.get(path.stem, {})
-    counted = [_taps(state, move) for n, state, move in _file_moves(path) if n not in blocked]
+def test_the_moves_take_few_taps(path: Path) -> None:
+    counted = [_taps(state, move) for _, state, move in _file_moves(path)]
     assert statistics.median(counted) <= 3, counted
 
 
@@ -131,7 +101,7 @@ def test_every_legal_move_of_a_playout_is_proposed(options: dict[str, Any]) -> N
         for move in moves:
             legal = [_unordered(m) for m in Builder(GAME, state, header.players, None).legal(move.by)]
             _check_prompts(state, {m["do"] for m in legal})
-            made = _unordered(_norm(GAME.codec.to_json(move.replace(t=None))))
+            made = _unordered(move_form(move))
             if isinstance(move, Act) and move.cards[0].endswith("S"):
                 made["targets"] = []  # spade sets are proposed without targets: the engine finds them
             assert made in legal, (options, seed, made)

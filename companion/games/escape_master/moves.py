@@ -39,11 +39,6 @@ MANY_CARDS = 30
 """The most cards a list field names (more than any hand holds)."""
 MANY_PLAYERS = 7
 """The most other players a list of players names."""
-MAPPING_FIELDS: tuple[tuple[str, str], ...] = (("deal", "hands"), ("end_round", "hands"))
-"""(verb, field) of the fields that map each player to a list of cards. Their ``picks`` name the kind of
-card each list holds; the move builder has no mapping domain yet, so a page cannot build them by taps:
-a live deal is entered card by card with ``dealt``, and ``end_round`` without ``hands`` is one tap."""
-
 
 # -- the core verbs (NOTATION.md) -------------------------------------------------------------
 
@@ -54,7 +49,7 @@ class Deal(Move):
 
     verb: ClassVar[str] = "deal"
     hidden_fields: ClassVar[tuple[str, ...]] = ("hands",)
-    picks = {"hands": FieldSpec.one(Pick.UNSEEN_CARD)}  # a mapping player -> cards: see MAPPING_FIELDS
+    picks = {"hands": FieldSpec.by_player(Pick.UNSEEN_CARD, 0, 20)}
     hands: dict[str, tuple[str, ...]]
 
     def __post_init__(self) -> None:
@@ -194,7 +189,7 @@ class EndRound(Move):
     """The count: every card left in a hand is a fault. ``hands`` is the count, if the table took one."""
 
     verb: ClassVar[str] = "end_round"
-    picks = {"hands": FieldSpec.one(Pick.HAND_CARD, optional=True)}  # a mapping player -> cards: see MAPPING_FIELDS
+    picks = {"hands": FieldSpec.by_player(Pick.HAND_CARD, 0, 40, optional=True)}
     hands: dict[str, tuple[str, ...]] | None = None
 
     def __post_init__(self) -> None:

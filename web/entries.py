@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from flask import Response, current_app, jsonify, request
@@ -21,7 +20,7 @@ def json_body() -> dict[str, Any] | Response:
 def submit_entry(kind: ObservationKind, payload: dict[str, Any], source: str) -> tuple[Response, int]:
     """Log a person's entry through the session and answer with its row (422 if not accepted)."""
     session_ = table_session(current_app)
-    row = session_.process(Observation(source, time.time(), kind, payload))
+    row = session_.process(Observation(source, session_.clock.wall(), kind, payload))
     public = session_.public_row(row)
     status = 200
     if row.error is not None:

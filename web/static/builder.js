@@ -110,6 +110,33 @@
       return value === null ? "none" : String(value);
     }
 
+    // A mapping of players to cards (a deal): whose part first, then that part's cards.
+    function perPlayer(next) {
+      const mapping = Object.assign({}, next.mapping);
+      const put = (extra) => {
+        const fields = Object.assign({}, draft.fields);
+        fields[next.field] = Object.assign(mapping, extra.mapping || {});
+        setDraft(Object.assign({}, draft, { fields, closed: draft.closed.concat(extra.closed || []) }));
+      };
+      const title = next.key === null
+        ? "Whose " + next.field.replace(/_/g, " ") + "?" + (Object.keys(mapping).length ? " (done: " + Object.keys(mapping).join(", ") + ")" : "")
+        : next.field.replace(/_/g, " ") + " of " + next.key + " (" + next.so_far.length + " so far)";
+      const tiles = next.choices.map((c) => {
+        const face = c.card ? card(opts.gameId, c.card) : null;
+        return tap(face || c.label, "value:" + JSON.stringify(c.value), () => put({ mapping: next.key === null ? { [c.value]: [] } : { [next.key]: next.so_far.concat([c.value]) } }),
+          "choice" + (face ? " has-card" : "") + (c.legal ? "" : " off"));
+      });
+      const actions = [];
+      if (next.can_finish) {
+        actions.push(tap(next.key === null ? "Done" : "Done with " + next.key, "finish", () => put({ closed: [next.key === null ? next.field : next.field + "/" + next.key] }), next.finish_legal ? "go" : ""));
+      }
+      if (next.hidden_choices) actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
+      return el("div", { class: "step", "data-field": next.field, "data-key": next.key === null ? "" : next.key },
+        el("p", { class: "step-title" }, title),
+        el("div", { class: "tap-row choices" + (next.key !== null ? " cards" : "") }, tiles),
+        actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
+    }
+
     function choiceButton(next, choice) {
       const face = choice.card ? card(opts.gameId, choice.card) : null;
       const isCard = ["hand_card", "unseen_card", "public_card"].includes(next.pick);
@@ -134,12 +161,13 @@
     function nextStep(offer) {
       const next = offer.next;
       if (!next) return null;
+      if (next.per_player) return perPlayer(next);
       const title = "Pick " + next.field.replace(/_/g, " ") + (next.many ? " (" + (next.so_far.length ? next.so_far.map(describe).join(", ") + ", …" : "one at a time") + ")" : "");
       const actions = [];
       if (next.can_finish) {
         const spec = offer.fields.find((f) => f.name === next.field) || {};
         const closing = next.many && (next.so_far.length || !spec.optional);
-        actions.push(tap(closing && next.so_far.length ? "Done" : "None", closing && next.so_far.length ? "finish" : "skip", () => {
+        actions.push(tap(next.so_far.length ? "Done" : "None", closing ? "finish" : "skip", () => {
           const fields = Object.assign({}, draft.fields);
           fields[next.field] = closing ? next.so_far : null;
           setDraft(Object.assign({}, draft, { fields, closed: closing ? draft.closed.concat([next.field]) : draft.closed }));
@@ -149,7 +177,7 @@
         actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       }
       const tiles = next.pick === "pyramid_slot" ? pyramid(next) : el("div", { class: "tap-row choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
-      return el("div", { class: "step", "data-field": next.field },
+      return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),
         next.choices.length ? tiles : el("p", { class: "muted" }, "Nothing fits here now."),
         actions.length ? el("div", { class: "tap-row actions" }, actions) : null);

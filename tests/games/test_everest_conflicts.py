@@ -131,6 +131,7 @@ def test_pushed_off_the_edge_before_its_turn_cancels_the_action() -> None:
     assert not any("ben's yeti roars" in e for e in anna_first.events)
     ben_first = play(state, mv(A, "order", sequence=[B, A, C, D]))
     assert any("ben's yeti roars" in e for e in ben_first.events)
-    assert [p.who for p in GAME.prompts(ben_first)] == [A]  # anna, beside ben, checks first
+    # anna, beside ben, checks; dev, in the pointed square, reacts at the same time
+    assert [p.who for p in GAME.prompts(ben_first)] == [A, D]
     ben_first = play(ben_first, roll(A, "4"))
     assert [p.who for p in GAME.prompts(ben_first)] == [D]  # dev, in the pointed square, reacts

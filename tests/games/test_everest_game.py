@@ -123,7 +123,12 @@ def test_scoreboard_has_the_notation_keys_and_the_page_extras() -> None:
 def test_views_are_json_in_every_phase() -> None:
     state = placed({A: (3, 6), B: (4, 6)})
     state = plans(state, anna=["rE", "sAN", "s2N"], ben=["sAN", "s2N", "s3N"])
-    assert GAME.scoreboard(state)["waiting"] == {"verb": "roll", "players": [B], "why": "roar reaction"}
+    assert GAME.scoreboard(state)["waiting"] == {
+        "verb": "roll",
+        "players": [B],
+        "why": "roar reaction",
+        "rolls": {B: {"purpose": "reaction", "roarer": A, "for": "a reaction to anna's roar"}},
+    }
     for who in (None, A, B):
         json.dumps(GAME.view(state, who))
     assert GAME.view(state, None)["need"]["kind"] == "RoarReactions"

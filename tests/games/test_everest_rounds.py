@@ -143,7 +143,9 @@ def test_the_round_ends_when_every_coin_is_done() -> None:
     refused(state, mv(None, "end_round", heal=[]), "EV-ROUND-END")
     state = fallen()
     assert state.phase is Phase.ROUND_END
-    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(None, "end_round")]
+    # the table ends the round; each player may first make their own (optional) choice
+    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(None, "end_round"), (A, "heal"), (B, "heal"), (C, "heal"), (D, "heal")]
+    assert "name the 2 coins to set aside" in GAME.prompts(state)[1].text
     refused(state, mv(A, "roll", value="3"), "EV-ROLL")
     refused(state, mv("zoe", "end_round", heal=[]), "EV-PLAYER")
     after = play(state, mv(None, "end_round", heal=[]))

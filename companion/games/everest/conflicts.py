@@ -1,20 +1,36 @@
 """Conflict detection (EV-CONFLICT), exactly as the rulebook defines it.
 
 "Actions by different yeti are considered to be in conflict if a different board configuration
-would result when the actions are performed sequentially in two different orders." So the engine
-performs the actions in every order (snowballs always together, as one unit) on scratch copies and
-compares the results. A roar changes nothing by itself; what it will do depends on where the roaring
-yeti stands and who is beside it, so that is what a roar contributes to the comparison.
+would result when the actions are performed sequentially in two different orders." So the question
+is asked of *all* the step's actions together (every snowball of the step as one unit, because they
+always fly together), never pair by pair: three actions can end differently in two orders although
+no two of them do on their own (A pushes B somewhere from which B's own move is blocked only while
+C is still there).
 
-The rulebook's examples all follow from this: two yeti ending on one square, a yeti moving through
-a stationary (roaring or throwing) one, overlapping paths in the same or opposite directions, a
-snowball whose target moves, and 90-degree paths that only conflict when one ends on the crossing.
+``orders_differ`` is that definition done literally: every order of every unit, on scratch copies,
+comparing where every yeti ends, its damage, who left the board, and what each roar finds around it
+when it happens (a roar changes nothing by itself; what it will do depends on where the roaring
+yeti stands and who is beside it). ``units_conflict`` gives the same answer faster, with two short
+cuts that tests/games/test_everest_conflict_property.py checks against ``orders_differ`` on
+generated steps (pushes, falls, edges, notches, roars, snowballs):
+
+1. Reaches. ``reach`` is every square a unit could look at or change from where its yeti stands.
+   A yeti standing in another unit's reach could be pushed or knocked on from there before its
+   own action, so its unit's reach grows by its reach from each square it could be displaced to,
+   until nothing grows (``_grown``). Units whose grown reaches do not touch, directly or through others, cannot
+   change each other: only the orders within each such group are tried. (The reaches from where
+   the yeti stand, without growing, were the short cut that missed issue #17's conflicts: A
+   pushes B into a line where B's own action meets C.)
+2. Shared beginnings. Within a group, orders that share a beginning share its work: the boards
+   after each set of units done (in any order so far) are kept once each, and a roar is read at
+   every one of those boards instead of being tried at every place in every order.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import permutations
 from typing import Literal
 
@@ -44,18 +60,50 @@ def perform(t: Scratch, unit: Unit) -> tuple[object, ...] | None:
     return None
 
 
+def outcome(t: Scratch, order: Sequence[Unit]) -> tuple[object, ...]:
+    """What one order of the units leaves behind: the board configuration, and what every roar found
+    when it happened (by seat). Two orders conflict exactly when their outcomes differ."""
+    s = t.copy(loud=False)
+    heard: dict[int, tuple[object, ...]] = {}
+    for unit in order:
+        found = perform(s, unit)
+        if found is not None:
+            heard[unit[1][0][0]] = found
+    return s.signature() + tuple([heard[seat] for seat in sorted(heard)])
+
+
+def orders_differ(t: Scratch, units: Sequence[Unit]) -> bool:
+    """The rulebook's definition, literally: perform the units in every order and compare."""
+    first: tuple[object, ...] | None = None
+    for order in permutations(units):
+        end = outcome(t, order)
+        if first is None:
+            first = end
+        elif end != first:
+            return True
+    return False
+
+
+# -- reaches: what a unit could touch ------------------------------------------------------------
+
 _BITS: dict[Square, int] = {}
 """One bit per square ever named in a reach, so a set of squares is an int and overlap is one ``&``."""
+
+
+def _bit(square: Square) -> int:
+    bit = _BITS.get(square)
+    if bit is None:
+        bit = _BITS[square] = 1 << len(_BITS)
+    return bit
 
 
 def _mask(squares: set[Square]) -> int:
     out = 0
     for square in squares:
-        bit = _BITS.get(square)
-        if bit is None:
-            bit = _BITS[square] = 1 << len(_BITS)
-        out |= bit
+        out |= _bit(square)
     return out
+
+
 
 
 def reach(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> int:
@@ -101,85 +149,196 @@ def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int)
     return out
 
 
-def _groups(reaches: list[int]) -> list[list[int]]:
-    """Units whose reaches touch, directly or through others: only these can change each other."""
-    if len(reaches) == 2:  # no need to merge: one group or two
-        return [[0, 1]] if reaches[0] & reaches[1] else [[0], [1]]
-    groups: list[tuple[int, list[int]]] = []
-    for i, reach in enumerate(reaches):
-        merged_squares, merged = reach, [i]
-        keep = []
-        for squares, members in groups:
-            if squares & merged_squares:
-                merged_squares |= squares
-                merged += members
-            else:
-                keep.append((squares, members))
-        groups = keep + [(merged_squares, sorted(merged))]
-    return [members for _, members in groups]
-
-
-def units_conflict(t: Scratch, units: Sequence[Unit]) -> bool:
-    """True if performing ``units`` in two different orders can give two different boards.
-
-    Units whose reaches (see ``reach``) do not touch, directly or through others, cannot change
-    each other, so only the orders within each group of touching units are tried. (resolve.py
-    asks this only when two reaches touch; with none touching the answer is False.)
-    """
-    if len(units) < 2:
-        return False
+def unit_reaches(t: Scratch, units: Sequence[Unit]) -> list[int]:
+    """Each unit's reach from where its yeti stand now."""
     board, pos = t.board, t.pos
     memo = board.memo
-    reaches = []
+    out = []
     for kind, parts in units:
         squares = 0
         for seat, direction, mp in parts:
             here = pos[seat]
             if here is not None:
                 squares |= memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp)
-        reaches.append(squares)
-    for members in _groups(reaches):
-        if len(members) < 2:
-            continue  # nobody else can touch its squares: every order ends the same for it
-        if _group_conflicts(t, [units[i] for i in members]):
-            return True
-    return False
+        out.append(squares)
+    return out
 
 
-def _group_conflicts(t: Scratch, group: list[Unit]) -> bool:
-    """True if the units of one group end differently in two of their orders.
+def apart(reaches: Sequence[int]) -> bool:
+    """No two reaches share a square (short cut 1: then no order can matter)."""
+    seen = 0
+    for squares in reaches:
+        if seen & squares:
+            return False
+        seen |= squares
+    return True
 
-    The rulebook's test performs the group in every order and compares the results: where every
-    yeti ends up, and each roar's footprint. A roar changes nothing, so only the orders of the
-    other units are tried, and each roar's footprint is read at every point of those orders
-    instead. The results all agree exactly when those orders all end alike and no roar's footprint
-    ever differs from the one before anything happened, since a roar may come first or after any
-    part of any order. (Two units and a roar: one copy, not six.)
-    """
-    roars = [parts[0] for kind, parts in group if kind == "roar"]
-    others = [unit for unit in group if unit[0] != "roar"]
-    before = [roar_footprint(t, seat, direction) for seat, direction, _ in roars]
-    first: tuple[object, ...] | None = None
-    for order in permutations(others):
-        s = t.copy(loud=False)
-        for unit in order:
-            perform(s, unit)
-            if roars and _roar_changed(s, roars, before):
+
+def _displaceable(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> bool:
+    """Whether some acting yeti stands in another unit's reach (else no reach can grow)."""
+    pos = t.pos
+    for i, (_, parts) in enumerate(units):
+        others = 0
+        for j, squares in enumerate(reaches):
+            if j != i:
+                others |= squares
+        for seat, _, _ in parts:
+            here = pos[seat]
+            if here is not None and _bit(here) & others:
                 return True
-        end = s.signature()
-        if first is None:
-            first = end
-        elif end != first:
-            return True
     return False
 
 
-def _roar_changed(s: Scratch, roars: list[Part], before: list[tuple[object, ...]]) -> bool:
-    """Whether any roar would now see something other than it did before anything happened."""
-    for (seat, direction, _), footprint in zip(roars, before):
-        if roar_footprint(s, seat, direction) != footprint:
-            return True
-    return False
+def _grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
+    """Each unit's reach grown from every square its yeti could be displaced to before it acts
+    (short cut 1), until nothing grows.
+
+    A push or a snowball moves a yeti one square in the pusher's or thrower's direction from a
+    square in that part's reach; a mover may push it on, square by square. So a yeti that could
+    stand in another unit's part's reach could also stand further on that way, as long as it is
+    still in that reach, and its unit reaches from there too. Roars displace nobody (runaways are
+    their own action turn).
+    """
+    board, pos = t.board, t.pos
+    heights = board.heights
+    parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
+    where: dict[int, set[Square]] = {}
+    for _, _, seat, _, _ in parts:
+        here = pos[seat]
+        if here is not None:
+            where[seat] = {here}
+    part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
+    moved = True
+    while moved:
+        moved = False
+        for i, _, seat, _, _ in parts:
+            squares = where.get(seat)
+            if squares is None:
+                continue
+            for (j, kind, _, direction, _), mask in zip(parts, part_reach):
+                if j == i or kind == "roar":
+                    continue
+                v = VECTORS[direction]
+                for here in list(squares):
+                    while _bit(here) & mask:  # pushed on, square by square, while still in that reach
+                        there = step(here, v)
+                        if there not in heights or there in squares:
+                            break
+                        squares.add(there)
+                        moved = True
+                        here = there
+        if moved:
+            part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
+    grown = list(reaches)
+    for (i, _, _, _, _), mask in zip(parts, part_reach):
+        grown[i] |= mask
+    return grown
+
+
+def _reach_from(board: Board, kind: Kind, squares: set[Square] | tuple[()], direction: Direction, mp: int) -> int:
+    out = 0
+    for here in squares:
+        out |= reach(board, kind, here, direction, mp)
+    return out
+
+
+def _groups(reaches: list[int]) -> list[list[int]]:
+    """Units whose reaches touch, directly or through others: only these can change each other."""
+    groups: list[tuple[int, list[int]]] = []
+    for i, squares in enumerate(reaches):
+        merged_squares, merged = squares, [i]
+        keep = []
+        for other_squares, members in groups:
+            if other_squares & merged_squares:
+                merged_squares |= other_squares
+                merged += members
+            else:
+                keep.append((other_squares, members))
+        groups = keep + [(merged_squares, sorted(merged))]
+    return [members for _, members in groups]
+
+
+# -- the check ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Found:
+    """A conflict: ``group``, the units that can change one another (the others cannot touch
+    them), and two orders of all the units that end differently (``outcome``)."""
+
+    group: tuple[Unit, ...]
+    first: tuple[Unit, ...]
+    second: tuple[Unit, ...]
+
+
+def units_conflict(t: Scratch, units: Sequence[Unit]) -> bool:
+    """True if performing all ``units`` in two different orders can give two different outcomes
+    (``orders_differ``), with the short cuts of the module docstring."""
+    return find_conflict(t, units) is not None
+
+
+def find_conflict(t: Scratch, units: Sequence[Unit]) -> Found | None:
+    """``units_conflict``, with the group in conflict and two orders that show it, or None."""
+    if len(units) < 2:
+        return None
+    reaches = unit_reaches(t, units)
+    if apart(reaches):
+        return None  # nobody stands in another's reach, so nobody is displaced: nothing grows
+    groups = _groups(reaches)
+    if len(groups) > 1 and _displaceable(t, units, reaches):
+        groups = _groups(_grown(t, units, reaches))  # growing only ever merges groups
+    for members in groups:
+        if len(members) < 2:
+            continue
+        group = tuple([units[i] for i in members])
+        orders = _group_conflicts(t, group)
+        if orders is not None:
+            rest = tuple([unit for i, unit in enumerate(units) if i not in members])
+            return Found(group, orders[0] + rest, orders[1] + rest)
+    return None
+
+
+Orders = tuple[tuple[Unit, ...], tuple[Unit, ...]]
+Reached = tuple[tuple[object, ...], Scratch, tuple[int, ...]]  # signature, the board, an order that got there
+
+
+def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Orders | None:
+    """Every order of one group's units (short cut 2): two orders that end differently, or None."""
+    roars = [unit for unit in units if unit[0] == "roar"]
+    others = [unit for unit in units if unit[0] != "roar"]
+    heard = [roar_footprint(t, seat, direction) for _, ((seat, direction, _),) in roars]
+    # Boards after each set of units done (a bit per unit), each distinct board kept once: two
+    # orders of a set that end on the same board go on identically, so one stands for both.
+    layer: dict[int, list[Reached]] = {0: [(t.signature(), t, ())]}
+    for _ in range(len(others)):
+        nxt: dict[int, list[Reached]] = {}
+        for done, boards in layer.items():
+            for i, unit in enumerate(others):
+                bit = 1 << i
+                if done & bit:
+                    continue
+                bucket = nxt.setdefault(done | bit, [])
+                for _, board, order in boards:
+                    s = board.copy(loud=False)
+                    perform(s, unit)
+                    path = order + (i,)
+                    # A roar may happen at any point of any order: it must find the same there.
+                    for roar, before in zip(roars, heard):
+                        seat, direction, _ = roar[1][0]
+                        if roar_footprint(s, seat, direction) != before:
+                            done_units = tuple([others[k] for k in path])
+                            rest = tuple([u for k, u in enumerate(others) if k not in path])
+                            quiet = tuple([r for r in roars if r is not roar])
+                            return (roar,) + done_units + rest + quiet, done_units + (roar,) + rest + quiet
+                    signature = s.signature()
+                    if all(signature != known for known, _, _ in bucket):
+                        bucket.append((signature, s, path))
+        layer = nxt
+    ends = [board for boards in layer.values() for board in boards]
+    if len(ends) < 2:
+        return None
+    first, second = ends[0][2], ends[1][2]
+    return tuple(roars) + tuple([others[k] for k in first]), tuple(roars) + tuple([others[k] for k in second])
 
 
 def step_units(actions: Mapping[int, tuple[Kind, Direction, int]]) -> list[Unit]:

@@ -11,11 +11,12 @@ import logging
 from operator import attrgetter
 from typing import Any
 
-from companion.games.everest.conflicts import Part, Unit, reach, units_conflict
+from companion.games.everest.conflicts import Part, Unit, find_conflict, reach
 from companion.games.everest.moves import PlanCoin
 from companion.games.everest.movement import Scratch, move, snowballs
-from companion.games.everest.roars import Done, check_rolled, reaction_rolled, start_wave
+from companion.games.everest.roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
 from companion.games.everest.rounds import finished
+from companion.games.everest.witness import explain
 from companion.games.everest.state import (
     ConflictRolls,
     DoAction,
@@ -39,7 +40,7 @@ from companion.games.everest.state import (
 log = logging.getLogger(__name__)
 
 STEPS = 3
-
+_FACE = ("blank", "ace", "2", "3", "4", "5")  # a die value as the table says it
 
 class _Work:
     """The mutable working copy of one resolution pass."""
@@ -197,11 +198,16 @@ def _start_step(w: _Work, step: int) -> None:
         units += [("roar", ((seat, coin.dir, 0),)) for seat, coin in roars]
         if throws:
             units.append(("snowballs", tuple(throws)))
-        if units_conflict(t, units):
+        found = find_conflict(t, units)
+        if found is not None:
             seats = tuple(sorted([seat for _, parts in units for seat, _, _ in parts]))
-            who = ", ".join([names[s] for s in seats])
-            t.events.append(f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict; every player rolls, the high roller orders them")
-            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))))
+            witness = explain(t, found)
+            who = ", ".join([names[s] for s in witness.group])
+            t.events.append(
+                f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict ({witness.why}); "
+                f"every player rolls, the high roller orders all the actions of coin {step + 1}"
+            )
+            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))), witness=witness)
             return
     # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
     # earlier action of this step does nothing (EV-EDGE).
@@ -238,11 +244,15 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
     """EV-RUNAWAY: runaways move like an action turn; everybody else is stationary."""
     runners = tuple([r for r in runners if r.seat not in w.t.off])
     units: list[Unit] = [("move", ((r.seat, r.dir, r.mp),)) for r in runners]
-    if units_conflict(w.t, units):
-        names = ", ".join(w.state.players[r.seat] for r in runners)
-        w.t.events.append(f"EV-CONFLICT: the runaways of {names} conflict; every player rolls, the high roller orders them")
+    found = find_conflict(w.t, units)
+    if found is not None:
+        witness = explain(w.t, found)
+        names = ", ".join(w.state.players[s] for s in witness.group)
+        w.t.events.append(
+            f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
+        )
         seats = tuple([r.seat for r in runners])
-        w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))))
+        w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))), witness=witness)
         return
     w.agenda[0:0] = [DoRun(r) for r in sorted(runners, key=lambda r: r.seat)]
 
@@ -267,14 +277,19 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
         else:
             top = max([v for _, v in got])
             tied = tuple(sorted([s for s, v in got if v == top]))
+            dice = ", ".join(f"{names[s]} {_FACE[v]}" for s, v in sorted(got))
             if len(tied) > 1:
-                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll and roll again")
+                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice}) and roll again")
                 nxt = evolved(need, rolled=(), waiting=tied)
             else:
-                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll and chooses the order")
-                nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners)
+                acting = ", ".join(names[s] for s in need.seats)
+                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice}) and chooses the order of {acting}")
+                nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners, need.witness)
     elif isinstance(need, RoarChecks):
-        nxt = check_rolled(need, seat, value, names, events)
+        if any(seat == yeti for yeti, _ in need.waiting):
+            nxt = check_rolled(need, seat, value, state.positions, names, events)
+        else:
+            nxt = early_reaction(need, seat, value, names, events)
     elif isinstance(need, RoarReactions):
         nxt = reaction_rolled(need, seat, value, state.positions, names, events)
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited

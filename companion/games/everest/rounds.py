@@ -108,7 +108,27 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
         step=0,
         agenda=(),
         need=None,
+        heal_chosen=frozenset(),
+        aside_chosen=(),
         events=tuple(events),
+    )
+
+
+def chosen(state: EverestState, seat: int, coins: tuple[str, ...] | None) -> EverestState:
+    """One player's own end-of-round entry: ``heal`` (``coins`` None, EV-HEAL) or ``set_aside``
+    naming ``coins`` (EV-DAMAGE, so not healing). A player's latest entry stands; end_round applies
+    them all with whatever it carries itself."""
+    name = state.players[seat]
+    aside = tuple([(s, c) for s, c in state.aside_chosen if s != seat])
+    if coins is None:
+        line = f"EV-HEAL: {name} chooses to go home and heal at the end of the round"
+        return state.evolve(heal_chosen=state.heal_chosen | {seat}, aside_chosen=aside, events=state.events + (line,))
+    named = ", ".join(coins) if coins else "no coin"
+    line = f"EV-DAMAGE: {name} stays out and names the coins the round's damage sets aside: {named}"
+    return state.evolve(
+        heal_chosen=state.heal_chosen - {seat},
+        aside_chosen=aside + ((seat, frozenset(coins)),),
+        events=state.events + (line,),
     )
 
 

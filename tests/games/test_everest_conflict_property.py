@@ -17,7 +17,7 @@ import random
 from itertools import combinations
 
 from companion.games.everest.conflicts import orders_differ, units_conflict
-from tests.games.everest_steps import random_step
+from tests.games.test_everest_step_support import random_step
 
 STEPS = int(os.environ.get("EVEREST_CONFLICT_STEPS", "10000"))
 

@@ -1,4 +1,4 @@
-"""Random Everest steps for the conflict property test (no tests here).
+"""Random Everest steps for the conflict property test (no tests here; named for the test folder).
 
 A step is the yeti on the mountain (two to four, some dazed or off the board) and one action per
 acting yeti. Yeti are dropped close together, often in a line, so that pushes, falls off cliffs,

@@ -178,6 +178,38 @@ def test_going_home_heals() -> None:
     refused(fallen(), mv(None, "end_round", heal=[A], set_aside={A: ["5", "4"]}), "EV-DAMAGE")
 
 
+def test_each_player_chooses_on_their_own_entry() -> None:
+    # issue #17: one player's mistake refuses only that player's choice.
+    state = off_the_edge()  # anna went off the edge: she may not heal this round
+    refused(state, mv(A, "heal"), "EV-EDGE-HOME")
+    refused(state, mv("zoe", "heal"), "EV-PLAYER")
+    refused(start(), mv(C, "heal"), "EV-ROUND-END")
+    state = play(state, mv(C, "heal"), mv(D, "heal"))
+    assert state.heal_chosen == frozenset({2, 3}) and state.phase is Phase.ROUND_END
+    assert "EV-HEAL: cleo chooses to go home and heal at the end of the round" in state.events
+    assert [p.who for p in GAME.prompts(state) if p.verb == "heal"] == [B]  # anna barred; cleo and dev chose
+    after = play(state, mv(None, "end_round"))
+    assert (at(after, C), at(after, D), at(after, A)) == ((8, 2), (1, 2), (1, 5))
+    assert any(e == "EV-HEAL: cleo's yeti goes home to heal; all its coins come back" for e in after.events)
+    # the table-wide end_round carrying every choice still works, alone or with the entries
+    both = play(off_the_edge(), mv(C, "heal"), mv(None, "end_round", heal=[D]))
+    assert (at(both, C), at(both, D)) == ((8, 2), (1, 2))
+
+
+def test_a_player_names_their_own_coins_to_set_aside() -> None:
+    state = fallen()  # anna: 2 damage
+    refused(state, mv(A, "set_aside", coins=["5"]), "EV-DAMAGE")
+    refused(state, mv(B, "set_aside", coins=["5"]), "EV-DAMAGE")  # ben took no damage
+    state = play(state, mv(A, "set_aside", coins=["5", "4"]), mv(C, "heal"))
+    after = play(state, mv(None, "end_round"))
+    assert after.aside_known[0] == frozenset({"5", "4"}) and at(after, C) == (8, 2)
+    # the latest entry stands: healing after naming coins heals
+    healed = play(fallen(), mv(A, "set_aside", coins=["5", "4"]), mv(A, "heal"), mv(None, "end_round"))
+    assert at(healed, A) == (1, 5) and healed.aside[0] == 0
+    # the table-wide end_round may not name coins for a player whose own entry heals
+    refused(play(fallen(), mv(A, "heal")), mv(None, "end_round", set_aside={A: ["5", "4"]}), "EV-DAMAGE")
+
+
 @covers("EV-FORCED-HOME", "legal", "illegal")
 def test_more_damage_than_coins_forces_a_yeti_home() -> None:
     state = with_coins(placed({A: (4, 4)}), anna=2)

@@ -269,6 +269,9 @@ class Found:
     group: tuple[Unit, ...]
     first: tuple[Unit, ...]
     second: tuple[Unit, ...]
+    differ: tuple[tuple[object, ...], tuple[object, ...]]
+    """What differs between the two: the boards at the end (``Scratch.signature``) and, if it is
+    a roar that finds different things, what it finds (``roar_footprint``) in each order."""
 
 
 def units_conflict(t: Scratch, units: Sequence[Unit]) -> bool:
@@ -291,18 +294,16 @@ def find_conflict(t: Scratch, units: Sequence[Unit]) -> Found | None:
         if len(members) < 2:
             continue
         group = tuple([units[i] for i in members])
-        orders = _group_conflicts(t, group)
-        if orders is not None:
+        found = _group_conflicts(t, group)
+        if found is not None:
             rest = tuple([unit for i, unit in enumerate(units) if i not in members])
-            return Found(group, orders[0] + rest, orders[1] + rest)
+            return Found(group, found.first + rest, found.second + rest, found.differ)
     return None
 
-
-Orders = tuple[tuple[Unit, ...], tuple[Unit, ...]]
 Reached = tuple[tuple[object, ...], Scratch, tuple[int, ...]]  # signature, the board, an order that got there
 
 
-def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Orders | None:
+def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
     """Every order of one group's units (short cut 2): two orders that end differently, or None."""
     roars = [unit for unit in units if unit[0] == "roar"]
     others = [unit for unit in units if unit[0] != "roar"]
@@ -323,22 +324,31 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Orders | None:
                     perform(s, unit)
                     path = order + (i,)
                     # A roar may happen at any point of any order: it must find the same there.
+                    signature = s.signature()
                     for roar, before in zip(roars, heard):
                         seat, direction, _ = roar[1][0]
-                        if roar_footprint(s, seat, direction) != before:
+                        now = roar_footprint(s, seat, direction)
+                        if now != before:
                             done_units = tuple([others[k] for k in path])
                             rest = tuple([u for k, u in enumerate(others) if k not in path])
                             quiet = tuple([r for r in roars if r is not roar])
-                            return (roar,) + done_units + rest + quiet, done_units + (roar,) + rest + quiet
-                    signature = s.signature()
+                            early = (roar,) + done_units + rest + quiet
+                            late = done_units + (roar,) + rest + quiet
+                            return Found(tuple(units), early, late, (signature + (before,), signature + (now,)))
                     if all(signature != known for known, _, _ in bucket):
                         bucket.append((signature, s, path))
         layer = nxt
     ends = [board for boards in layer.values() for board in boards]
     if len(ends) < 2:
         return None
-    first, second = ends[0][2], ends[1][2]
-    return tuple(roars) + tuple([others[k] for k in first]), tuple(roars) + tuple([others[k] for k in second])
+    (one, _, one_path), (other, _, other_path) = ends[0], ends[1]
+    heard_first = tuple(roars)  # roars first in both: they find the same, the boards differ
+    return Found(
+        tuple(units),
+        heard_first + tuple([others[k] for k in one_path]),
+        heard_first + tuple([others[k] for k in other_path]),
+        (one, other),
+    )
 
 
 def step_units(actions: Mapping[int, tuple[Kind, Direction, int]]) -> list[Unit]:

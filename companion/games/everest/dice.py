@@ -63,7 +63,8 @@ def purpose_text(state: EverestState, purpose: Purpose, roarer: int | None) -> s
     need = state.need
     if purpose == "conflict":
         if isinstance(need, ConflictRolls):
-            acting = ", ".join(names[s] for s in need.seats)
+            seats = need.witness.group if need.witness is not None else need.seats
+            acting = ", ".join(names[s] for s in seats)
             what = "runaways" if need.kind == "runaway" else f"actions of coin {need.step + 1}"
             return f"the conflict of the {what} ({acting})"
         return "a conflict"

@@ -2,8 +2,8 @@
 
 conflicts.find_conflict returns the group of actions that can change one another (the step's other
 actions cannot touch them) and two orders of all the step's actions that end differently; this
-module performs both orders once more and says what differs at the end: a square, a hit, a yeti off
-the board, or who stands beside a roar when it happens.
+module says what differs (as find_conflict saw it): a square, a hit, a yeti off the board, or who
+stands beside a roar when it happens.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import logging
 from collections.abc import Sequence
 
 from companion.games.everest.board import square_text
-from companion.games.everest.conflicts import Found, Unit, outcome
+from companion.games.everest.conflicts import Found, Unit
 from companion.games.everest.movement import Scratch
 from companion.games.everest.state import Witness
 
@@ -25,6 +25,8 @@ def _seats(order: Sequence[Unit]) -> tuple[int, ...]:
 
 def _unit_name(names: Sequence[str], unit: Unit) -> str:
     kind, parts = unit
+    if kind == "snowballs" and len(parts) == 1:
+        return f"{names[parts[0][0]]}'s snowball"
     if kind == "snowballs":
         return "the snowballs of " + " and ".join(names[seat] for seat, _, _ in parts)
     return names[parts[0][0]]
@@ -34,7 +36,7 @@ def explain(t: Scratch, found: Found) -> Witness:
     """The conflict ``found`` in words: "anna, ben, cleo ≠ ben, anna, cleo: ben's yeti ends on (3,2)
     in the one order, on (4,2) in the other"."""
     names = t.names
-    a, b = outcome(t, found.first), outcome(t, found.second)
+    a, b = found.differ
     first = ", ".join(_unit_name(names, u) for u in found.first)
     second = ", ".join(_unit_name(names, u) for u in found.second)
     why = f"{first} ≠ {second}: {_difference(names, a, b)}"

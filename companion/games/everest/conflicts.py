@@ -184,7 +184,7 @@ def _displaceable(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> bool
                 others |= squares
         for seat, _, _ in parts:
             here = pos[seat]
-            if here is not None and _bit(here) & others:
+            if here is not None and _BITS.get(here, 0) & others:
                 return True
     return False
 
@@ -220,7 +220,7 @@ def _grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
                     continue
                 v = VECTORS[direction]
                 for here in list(squares):
-                    while _bit(here) & mask:  # pushed on, square by square, while still in that reach
+                    while _BITS.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
                         there = step(here, v)
                         if there not in heights or there in squares:
                             break
@@ -244,6 +244,8 @@ def _reach_from(board: Board, kind: Kind, squares: set[Square] | tuple[()], dire
 
 def _groups(reaches: list[int]) -> list[list[int]]:
     """Units whose reaches touch, directly or through others: only these can change each other."""
+    if len(reaches) == 2:  # the most frequent case: one group or two
+        return [[0, 1]] if reaches[0] & reaches[1] else [[0], [1]]
     groups: list[tuple[int, list[int]]] = []
     for i, squares in enumerate(reaches):
         merged_squares, merged = squares, [i]
@@ -307,6 +309,15 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
     """Every order of one group's units (short cut 2): two orders that end differently, or None."""
     roars = [unit for unit in units if unit[0] == "roar"]
     others = [unit for unit in units if unit[0] != "roar"]
+    if not roars and len(others) == 2:  # the most frequent group: two orders, two copies
+        a, b = others
+        ab, ba = t.copy(loud=False), t.copy(loud=False)
+        perform(ab, a)
+        perform(ab, b)
+        perform(ba, b)
+        perform(ba, a)
+        one, other = ab.signature(), ba.signature()
+        return None if one == other else Found((a, b), (a, b), (b, a), (one, other))
     heard = [roar_footprint(t, seat, direction) for _, ((seat, direction, _),) in roars]
     # Boards after each set of units done (a bit per unit), each distinct board kept once: two
     # orders of a set that end on the same board go on identically, so one stands for both.
@@ -314,14 +325,14 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
     for _ in range(len(others)):
         nxt: dict[int, list[Reached]] = {}
         for done, boards in layer.items():
-            for i, unit in enumerate(others):
-                bit = 1 << i
-                if done & bit:
-                    continue
-                bucket = nxt.setdefault(done | bit, [])
-                for _, board, order in boards:
-                    s = board.copy(loud=False)
-                    perform(s, unit)
+            todo = [i for i in range(len(others)) if not done & 1 << i]
+            last = todo[-1]
+            for _, board, order in boards:
+                for i in todo:
+                    # a board's last next unit may be done on the board itself (never on ``t``)
+                    s = board if i == last and board is not t else board.copy(loud=False)
+                    perform(s, others[i])
+                    bucket = nxt.setdefault(done | 1 << i, [])
                     path = order + (i,)
                     # A roar may happen at any point of any order: it must find the same there.
                     signature = s.signature()

@@ -162,11 +162,14 @@ def test_damage_sets_coins_aside() -> None:
     after = play(state, mv(None, "end_round", set_aside={A: ["5", "4"]}))
     board = GAME.scoreboard(after)
     assert board["coins"][A] == 4 and board["damage"][A] == 0
+    assert board["set_aside"][A] == {"count": 2, "coins": ["4", "5"]}  # which coins, not only a count
+    assert "EV-DAMAGE: anna sets aside 2 coins (4, 5)" in after.events
     assert at(after, A) == (4, 6)  # a damaged yeti stays where it is
     refused(after, plan(A, "5E", "2E", "AE"), "EV-PLAN-COINS")
     play(after, plan(A, "3E", "2E", "AE"))
     unnamed = play(state, mv(None, "end_round"))
     assert GAME.scoreboard(unnamed)["coins"][A] == 4
+    assert GAME.scoreboard(unnamed)["set_aside"][A] == {"count": 2, "coins": []}
 
 
 @covers("EV-HEAL", "legal", "illegal")

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.everest.board import Board, Square, square_text
+from companion.games.everest.moves import COINS
 from companion.games.everest.state import OVER, PLAN, ROUND_END, EverestState
 
 log = logging.getLogger(__name__)
@@ -83,8 +84,10 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
         lost = coins_to_set_aside(state, seat, False)
         if lost:
             aside[seat] += lost
-            known[seat] = known[seat] | named.get(seat, frozenset())
-            events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}")
+            coins = named.get(seat, frozenset())
+            known[seat] = known[seat] | coins
+            which = f" ({', '.join(sorted(coins, key=COINS.index))})" if coins else ""
+            events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}{which}")
         if seat in state.off_edge:
             barred[seat] = state.round + state.options.edge_no_heal_rounds - 1
             going_home.append(seat)

@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.core import JsonObject, Prompt
 from companion.games.everest import dice
-from companion.games.everest.moves import PlanCoin
+from companion.games.everest.moves import COINS, PlanCoin
 from companion.games.everest.rounds import coins_to_set_aside, forced_home, heal_barred, sole_on_peak
 from companion.games.everest.state import (
     ConflictRolls,
@@ -55,6 +55,7 @@ def scoreboard(state: EverestState) -> JsonObject:
         "plans": {p: _coins(state.plans[s] or ()) for s, p in enumerate(players)} if revealed else {},
         "peak_holder": _name(state, state.peak_start),
         "off_board": [p for s, p in enumerate(players) if state.positions[s] is None],
+        "set_aside": {p: {"count": state.aside[s], "coins": _named(state, s)} for s, p in enumerate(players)},
         "homes": {p: list(state.homes[s]) for s, p in enumerate(players)},
         "heights": state.board.grid(),
         "peak_tile": sorted([list(sq) for sq in state.board.peak]),
@@ -63,6 +64,11 @@ def scoreboard(state: EverestState) -> JsonObject:
         "events": list(state.events),
         "winner": _name(state, state.winner),
     }
+
+
+def _named(state: EverestState, seat: int) -> list[str]:
+    """The set-aside coins the table named, in coin order (the rest of the count is unnamed)."""
+    return [coin for coin in COINS if coin in state.aside_known[seat]]
 
 
 def waiting(state: EverestState) -> JsonObject | None:

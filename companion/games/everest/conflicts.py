@@ -10,17 +10,17 @@ C is still there).
 ``orders_differ`` is that definition done literally: every order of every unit, on scratch copies,
 comparing where every yeti ends, its damage, who left the board, and what each roar finds around it
 when it happens (a roar changes nothing by itself; what it will do depends on where the roaring
-yeti stands and who is beside it). ``units_conflict`` gives the same answer faster, with two short
+yeti stands and who is beside it). ``find_conflict`` gives the same answer faster, with two short
 cuts that tests/games/test_everest_conflict_property.py checks against ``orders_differ`` on
 generated steps (pushes, falls, edges, notches, roars, snowballs):
 
-1. Reaches. ``reach`` is every square a unit could look at or change from where its yeti stands.
-   A yeti standing in another unit's reach could be pushed or knocked on from there before its
-   own action, so its unit's reach grows by its reach from each square it could be displaced to,
-   until nothing grows (``_grown``). Units whose grown reaches do not touch, directly or through others, cannot
-   change each other: only the orders within each such group are tried. (The reaches from where
-   the yeti stand, without growing, were the short cut that missed issue #17's conflicts: A
-   pushes B into a line where B's own action meets C.)
+1. Reaches (reaches.py). A unit's reach is every square it could look at or change from where its
+   yeti stands. A yeti standing in another unit's reach could be pushed or knocked on from there
+   before its own action, so its unit's reach grows by its reach from each square it could be
+   displaced to, until nothing grows (``reaches.grown``). Units whose grown reaches do not touch,
+   directly or through others, cannot change each other: only the orders within each such group
+   are tried. (Reaches from where the yeti stand, not grown, were the short cut that missed issue
+   #17's conflicts: A pushes B into a line where B's own action meets C.)
 2. Shared beginnings. Within a group, orders that share a beginning share its work: the boards
    after each set of units done (in any order so far) are kept once each, and a roar is read at
    every one of those boards instead of being tried at every place in every order.
@@ -32,17 +32,14 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Literal
 
-from companion.games.everest.board import VECTORS, Board, Direction, Square, step
+from companion.games.everest.board import Direction
 from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs
+from companion.games.everest.reaches import Kind, Part, Unit, apart, displaceable, groups, grown, unit_reaches
+
+__all__ = ["Found", "Kind", "Part", "Unit", "find_conflict", "orders_differ", "outcome", "perform", "step_units", "units_conflict"]
 
 log = logging.getLogger(__name__)
-
-Kind = Literal["move", "roar", "snowballs"]
-Part = tuple[int, Direction, int]  # (seat, direction, movement points)
-Unit = tuple[Kind, tuple[Part, ...]]
-"""One thing that happens at a time: a move, a roar, or all of a step's snowballs together."""
 
 
 def perform(t: Scratch, unit: Unit) -> tuple[object, ...] | None:
@@ -84,185 +81,6 @@ def orders_differ(t: Scratch, units: Sequence[Unit]) -> bool:
     return False
 
 
-# -- reaches: what a unit could touch ------------------------------------------------------------
-
-_BITS: dict[Square, int] = {}
-"""One bit per square ever named in a reach, so a set of squares is an int and overlap is one ``&``."""
-
-
-def _bit(square: Square) -> int:
-    bit = _BITS.get(square)
-    if bit is None:
-        bit = _BITS[square] = 1 << len(_BITS)
-    return bit
-
-
-def _mask(squares: set[Square]) -> int:
-    out = 0
-    for square in squares:
-        out |= _bit(square)
-    return out
-
-
-
-
-def reach(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> int:
-    """Every square one part of a unit (``kind`` from ``here``) could look at or change, whatever
-    happens first (a safe over-estimate), as a bit mask (see ``_BITS``). Heights never change, so
-    it is worked out once per board and remembered."""
-    key = (kind, here, direction, mp)
-    known = board.memo.get(key)
-    if known is None:
-        known = board.memo[key] = _mask(_line(board, kind, here, direction, mp))
-    return known
-
-
-def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> set[Square]:
-    """Heights never change, so a move is cut short where even an empty line would stop it (a cliff
-    up, the MP spent on squares and steps), plus one square for a push; a snowball flies until the
-    first upward slope, plus one square for its push; a roar reaches its four neighbours."""
-    out = {here}
-    if kind == "roar":
-        out.update(step(here, v) for v in VECTORS.values())
-        return out
-    v = VECTORS[direction]
-    budget = mp if kind == "move" else 99
-    while True:
-        there = step(here, v)
-        out.add(there)
-        h = board.height(there)
-        if h is None:
-            break
-        rise = h - board.heights[here]
-        if kind == "snowballs":
-            if rise > 0:
-                out.add(step(there, v))  # the yeti on top may be knocked on
-                break
-        else:
-            budget -= 2 if rise == 1 else 1
-            if rise >= 2 or budget < 0:
-                break
-            if budget == 0:
-                out.add(step(there, v))  # a yeti standing there could have been pushed on
-                break
-        here = there
-    return out
-
-
-def unit_reaches(t: Scratch, units: Sequence[Unit]) -> list[int]:
-    """Each unit's reach from where its yeti stand now."""
-    board, pos = t.board, t.pos
-    memo = board.memo
-    out = []
-    for kind, parts in units:
-        squares = 0
-        for seat, direction, mp in parts:
-            here = pos[seat]
-            if here is not None:
-                squares |= memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp)
-        out.append(squares)
-    return out
-
-
-def apart(reaches: Sequence[int]) -> bool:
-    """No two reaches share a square (short cut 1: then no order can matter)."""
-    seen = 0
-    for squares in reaches:
-        if seen & squares:
-            return False
-        seen |= squares
-    return True
-
-
-def _displaceable(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> bool:
-    """Whether some acting yeti stands in another unit's reach (else no reach can grow)."""
-    pos = t.pos
-    for i, (_, parts) in enumerate(units):
-        others = 0
-        for j, squares in enumerate(reaches):
-            if j != i:
-                others |= squares
-        for seat, _, _ in parts:
-            here = pos[seat]
-            if here is not None and _BITS.get(here, 0) & others:
-                return True
-    return False
-
-
-def _grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
-    """Each unit's reach grown from every square its yeti could be displaced to before it acts
-    (short cut 1), until nothing grows.
-
-    A push or a snowball moves a yeti one square in the pusher's or thrower's direction from a
-    square in that part's reach; a mover may push it on, square by square. So a yeti that could
-    stand in another unit's part's reach could also stand further on that way, as long as it is
-    still in that reach, and its unit reaches from there too. Roars displace nobody (runaways are
-    their own action turn).
-    """
-    board, pos = t.board, t.pos
-    heights = board.heights
-    parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
-    where: dict[int, set[Square]] = {}
-    for _, _, seat, _, _ in parts:
-        here = pos[seat]
-        if here is not None:
-            where[seat] = {here}
-    part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
-    moved = True
-    while moved:
-        moved = False
-        for i, _, seat, _, _ in parts:
-            squares = where.get(seat)
-            if squares is None:
-                continue
-            for (j, kind, _, direction, _), mask in zip(parts, part_reach):
-                if j == i or kind == "roar":
-                    continue
-                v = VECTORS[direction]
-                for here in list(squares):
-                    while _BITS.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
-                        there = step(here, v)
-                        if there not in heights or there in squares:
-                            break
-                        squares.add(there)
-                        moved = True
-                        here = there
-        if moved:
-            part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
-    grown = list(reaches)
-    for (i, _, _, _, _), mask in zip(parts, part_reach):
-        grown[i] |= mask
-    return grown
-
-
-def _reach_from(board: Board, kind: Kind, squares: set[Square] | tuple[()], direction: Direction, mp: int) -> int:
-    out = 0
-    for here in squares:
-        out |= reach(board, kind, here, direction, mp)
-    return out
-
-
-def _groups(reaches: list[int]) -> list[list[int]]:
-    """Units whose reaches touch, directly or through others: only these can change each other."""
-    if len(reaches) == 2:  # the most frequent case: one group or two
-        return [[0, 1]] if reaches[0] & reaches[1] else [[0], [1]]
-    groups: list[tuple[int, list[int]]] = []
-    for i, squares in enumerate(reaches):
-        merged_squares, merged = squares, [i]
-        keep = []
-        for other_squares, members in groups:
-            if other_squares & merged_squares:
-                merged_squares |= other_squares
-                merged += members
-            else:
-                keep.append((other_squares, members))
-        groups = keep + [(merged_squares, sorted(merged))]
-    return [members for _, members in groups]
-
-
-# -- the check ----------------------------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Found:
     """A conflict: ``group``, the units that can change one another (the others cannot touch
@@ -289,10 +107,10 @@ def find_conflict(t: Scratch, units: Sequence[Unit]) -> Found | None:
     reaches = unit_reaches(t, units)
     if apart(reaches):
         return None  # nobody stands in another's reach, so nobody is displaced: nothing grows
-    groups = _groups(reaches)
-    if len(groups) > 1 and _displaceable(t, units, reaches):
-        groups = _groups(_grown(t, units, reaches))  # growing only ever merges groups
-    for members in groups:
+    touching = groups(reaches)
+    if len(touching) > 1 and displaceable(t, units, reaches):
+        touching = groups(grown(t, units, reaches))  # growing only ever merges groups
+    for members in touching:
         if len(members) < 2:
             continue
         group = tuple([units[i] for i in members])

@@ -11,7 +11,8 @@ import logging
 from operator import attrgetter
 from typing import Any
 
-from companion.games.everest.conflicts import Part, Unit, find_conflict, reach
+from companion.games.everest.conflicts import Part, Unit, find_conflict
+from companion.games.everest.reaches import reach
 from companion.games.everest.moves import PlanCoin
 from companion.games.everest.movement import Scratch, move, snowballs
 from companion.games.everest.roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave

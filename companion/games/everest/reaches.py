@@ -145,32 +145,40 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
         here = pos[seat]
         if here is not None:
             where[seat] = {here}
-    part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
-    moved = True
-    while moved:
-        moved = False
-        for i, _, seat, _, _ in parts:
+    memo = board.memo
+    masks = []
+    for _, kind, seat, direction, mp in parts:
+        here = pos[seat]
+        masks.append(0 if here is None else memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp))
+    pushers = [(k, i, VECTORS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+    grew = True
+    while grew:
+        grew = False
+        for k_self, (i, _, seat, _, _) in enumerate(parts):
             squares = where.get(seat)
             if squares is None:
                 continue
-            for (j, kind, _, direction, _), mask in zip(parts, part_reach):
-                if j == i or kind == "roar":
+            more = False
+            for k, j, v in pushers:
+                if j == i:
                     continue
-                v = VECTORS[direction]
+                mask = masks[k]
                 for here in list(squares):
                     while _BITS.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
                         there = step(here, v)
                         if there not in heights or there in squares:
                             break
                         squares.add(there)
-                        moved = True
+                        more = True
                         here = there
-        if moved:
-            part_reach = [_reach_from(board, kind, where.get(seat, ()), direction, mp) for _, kind, seat, direction, mp in parts]
-    grown = list(reaches)
-    for (i, _, _, _, _), mask in zip(parts, part_reach):
-        grown[i] |= mask
-    return grown
+            if more:
+                grew = True
+                _, kind, _, direction, mp = parts[k_self]
+                masks[k_self] = _reach_from(board, kind, squares, direction, mp)
+    out = list(reaches)
+    for (i, _, _, _, _), mask in zip(parts, masks):
+        out[i] |= mask
+    return out
 
 
 def _reach_from(board: Board, kind: Kind, squares: set[Square] | tuple[()], direction: Direction, mp: int) -> int:

@@ -107,6 +107,10 @@ def two_runners() -> EverestState:
 def test_runaways_are_an_action_turn_with_conflicts() -> None:
     state = two_runners()
     assert isinstance(state.need, ConflictRolls) and state.need.kind == "runaway"
+    board = GAME.scoreboard(state)["conflict"]
+    assert board["kind"] == "runaway" and board["line"] == "conflict: ben, cleo — roll"
+    assert board["actions"] == [{"player": B, "action": "run away 2 E"}, {"player": C, "action": "run away 3 E"}]
+    assert "ben's yeti ends on" in board["why"]
     state = play(state, roll(A, "2"), roll(B, "3"), roll(C, "5"), roll(D, "blank"))
     assert isinstance(state.need, OrderChoice) and state.need.chooser == 2
     assert "runaways" in GAME.prompts(state)[0].text

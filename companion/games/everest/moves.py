@@ -24,6 +24,8 @@ COINS: tuple[CoinValue, ...] = ("blank", "ace", "2", "3", "4", "5")
 
 DIE_VALUE: dict[str, int] = {"blank": 0, "ace": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 """A piecepack die shows blank, ace, 2..5; for movement and for the high roll an ace is 1, a blank 0."""
+DIE_FACES: tuple[DieFace, ...] = ("blank", "ace", "2", "3", "4", "5")
+"""The face of each die value, as the table says it (``DIE_FACES[DIE_VALUE[face]] == face``)."""
 
 MAX_PLAN = 3
 

@@ -12,12 +12,11 @@ from operator import attrgetter
 from typing import Any
 
 from companion.games.everest.conflicts import Part, Unit, find_conflict
-from companion.games.everest.reaches import reach
-from companion.games.everest.moves import PlanCoin
+from companion.games.everest.moves import DIE_FACES, PlanCoin
 from companion.games.everest.movement import Scratch, move, snowballs
+from companion.games.everest.reaches import reach
 from companion.games.everest.roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
 from companion.games.everest.rounds import finished
-from companion.games.everest.witness import explain
 from companion.games.everest.state import (
     ConflictRolls,
     DoAction,
@@ -37,11 +36,12 @@ from companion.games.everest.state import (
     StepStart,
     evolved,
 )
+from companion.games.everest.witness import explain
 
 log = logging.getLogger(__name__)
 
 STEPS = 3
-_FACE = ("blank", "ace", "2", "3", "4", "5")  # a die value as the table says it
+
 
 class _Work:
     """The mutable working copy of one resolution pass."""
@@ -278,13 +278,13 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
         else:
             top = max([v for _, v in got])
             tied = tuple(sorted([s for s, v in got if v == top]))
-            dice = ", ".join(f"{names[s]} {_FACE[v]}" for s, v in sorted(got))
+            dice_said = ", ".join(f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got))
             if len(tied) > 1:
-                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice}) and roll again")
+                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice_said}) and roll again")
                 nxt = evolved(need, rolled=(), waiting=tied)
             else:
                 acting = ", ".join(names[s] for s in need.seats)
-                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice}) and chooses the order of {acting}")
+                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice_said}) and chooses the order of {acting}")
                 nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners, need.witness)
     elif isinstance(need, RoarChecks):
         if any(seat == yeti for yeti, _ in need.waiting):

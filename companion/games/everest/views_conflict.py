@@ -12,11 +12,10 @@ from __future__ import annotations
 import logging
 
 from companion.core import JsonObject
+from companion.games.everest.moves import DIE_FACES
 from companion.games.everest.state import ConflictRolls, EverestState, OrderChoice, Runner
 
 log = logging.getLogger(__name__)
-
-_FACE = ("blank", "ace", "2", "3", "4", "5")
 
 
 def _action(state: EverestState, seat: int, step: int, runners: tuple[Runner, ...]) -> str:
@@ -37,7 +36,7 @@ def conflict(state: EverestState) -> JsonObject | None:
     if isinstance(need, ConflictRolls):
         awaiting = "roll"
         line = f"conflict: {', '.join(yeti)} — roll"
-        rolls: JsonObject = {names[s]: _FACE[v] for s, v in need.rolled}
+        rolls: JsonObject = {names[s]: DIE_FACES[v] for s, v in need.rolled}
         chooser = None
     else:
         awaiting = "order"

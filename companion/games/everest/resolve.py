@@ -154,8 +154,8 @@ def _start_step(w: _Work, step: int) -> None:
     out in the canonical order: moves, then the snowballs, then the roars together (any order ends
     the same, so this one will).
 
-    One pass over the seats finds the actions and what each could touch (conflicts.reach); the
-    units for conflicts.units_conflict (each move and roar alone, every snowball as one) are built
+    One pass over the seats finds the actions and what each could touch (reaches.reach); the
+    units for conflicts.find_conflict (each move and roar alone, every snowball as one) are built
     only when two of those touch. The canonical actions are done here and now rather than queued
     as DoAction, DoSnowballs and DoRoars items and popped straight back off the agenda: the result
     is the same, because only a roar can stop for dice and the roars come last.
@@ -165,12 +165,12 @@ def _start_step(w: _Work, step: int) -> None:
     names = w.names
     plans = w.plans
     board = t.board
-    memo = board.memo  # conflicts.reach's table, read here first: this runs for every coin
+    memo = board.memo  # reaches.reach's table, read here first: this runs for every coin
     off, pos = t.off, t.pos
     moves: list[tuple[int, PlanCoin]] = []
     throws: list[Part] = []
     roars: list[tuple[int, PlanCoin]] = []
-    seen = 0  # the squares the moves and roars so far could touch (conflicts.reach)
+    seen = 0  # the squares the moves and roars so far could touch (reaches.reach)
     thrown = 0  # the same for the snowballs, which fly together as one unit
     touching = False
     for seat, plan in enumerate(plans):
@@ -191,7 +191,7 @@ def _start_step(w: _Work, step: int) -> None:
         if seen & squares:
             touching = True
         seen |= squares
-    # Only units whose reaches touch can change each other (conflicts.units_conflict): with none
+    # Only units whose reaches touch can change each other (conflicts.find_conflict): with none
     # touching, which is most steps, no order can matter and the units need not be built.
     if touching or seen & thrown:
         # (listed moves, roars, snowballs: the answer does not depend on the order of the units)

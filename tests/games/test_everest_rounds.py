@@ -259,6 +259,10 @@ def test_a_damaged_yeti_off_the_edge_keeps_its_coins_aside() -> None:
     state = placed({A: (4, 4)})
     state = plans(state, anna=["3N", "2E", "AE"])  # two falls, then off the north edge
     assert at(state, A) is None and state.damage[0] == 2
+    assert [(p.who, p.verb) for p in GAME.prompts(state) if p.who == A] == [(A, "set_aside")]  # it may not heal
+    refused(state, mv(A, "heal"), "EV-EDGE-HOME")
+    named = play(state, mv(A, "set_aside", coins=["5", "4"]), mv(None, "end_round"))
+    assert named.aside_known[0] == frozenset({"5", "4"}) and at(named, A) == (1, 5)
     state = play(state, mv(None, "end_round"))
     assert at(state, A) == (1, 5) and state.usable(0) == 4
 

@@ -174,10 +174,15 @@ def _choice_prompts(state: EverestState) -> tuple[Prompt, ...]:
     """One optional prompt per player who may still choose at the round's end (heal or set_aside)."""
     out = []
     for seat, name in enumerate(state.players):
-        if heal_barred(state, seat) or forced_home(state, seat) or seat in state.heal_chosen:
+        if forced_home(state, seat) or seat in state.heal_chosen:
             continue
         due = coins_to_set_aside(state, seat, False)
-        aside = f", or name the {due} coin{'s' if due != 1 else ''} to set aside" if due else ""
+        coins = f"the {due} coin{'s' if due != 1 else ''} to set aside"
+        if heal_barred(state, seat):  # EV-EDGE-HOME: no healing, but it may still name its coins
+            if due:
+                out.append(Prompt(name, "set_aside", f"{name}: you may name {coins} (optional)"))
+            continue
+        aside = f", or name {coins}" if due else ""
         out.append(Prompt(name, "heal", f"{name}: you may send your yeti home to heal{aside} (optional)"))
     return tuple(out)
 

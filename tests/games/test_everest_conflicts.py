@@ -131,6 +131,68 @@ def test_pushed_off_the_edge_before_its_turn_cancels_the_action() -> None:
     assert not any("ben's yeti roars" in e for e in anna_first.events)
     ben_first = play(state, mv(A, "order", sequence=[B, A, C, D]))
     assert any("ben's yeti roars" in e for e in ben_first.events)
-    assert [p.who for p in GAME.prompts(ben_first)] == [A]  # anna, beside ben, checks first
+    # anna, beside ben, checks; dev, in the pointed square, reacts at the same time
+    assert [p.who for p in GAME.prompts(ben_first)] == [A, D]
     ben_first = play(ben_first, roll(A, "4"))
     assert [p.who for p in GAME.prompts(ben_first)] == [D]  # dev, in the pointed square, reacts
+
+
+# -- issue #17: three actions that conflict although no two of them do ---------------------------
+
+
+def no_pair_conflicts(pos: list[Square | None], actions: dict[int, tuple[str, str, int]]) -> bool:
+    return not any(conflict(pos, {a: actions[a], b: actions[b]}) for a in actions for b in actions if a < b)
+
+
+@covers("EV-CONFLICT", "legal", "illegal")
+def test_three_actions_can_conflict_when_no_two_do() -> None:
+    # A pushes B into a line where B's move meets C: cleo pushes anna east along y=1 into the square
+    # dev leaves or not; anna's own move then ends differently.
+    pos: list[Square | None] = [(2, 1), None, (1, 1), (4, 1)]
+    actions = {0: ("move", "E", 1), 2: ("move", "E", 3), 3: ("move", "E", 1)}
+    assert conflict(pos, actions) and no_pair_conflicts(pos, actions)
+    # A pushes B into the line of fire: dev pushes anna west to (2,5), from where her snowball
+    # south hits ben only if ben has already stepped west to (2,1).
+    pos = [(3, 5), (3, 1), (6, 1), (4, 5)]
+    actions = {0: ("snowballs", "S", 0), 1: ("move", "W", 1), 2: ("move", "E", 4), 3: ("move", "W", 3)}
+    assert conflict(pos, actions)
+    assert no_pair_conflicts(pos, {0: actions[0], 1: actions[1], 3: actions[3]})
+
+
+def line_of_fire() -> EverestState:
+    """The second case above as a game: coin 1 conflicts among anna, ben and dev (cleo walks apart)."""
+    state = placed({A: (3, 5), B: (3, 1), C: (6, 1), D: (4, 5)})
+    return play(state, plan(A, "sAS", "rN", "s3N"), plan(B, "AW", "sBS", "s2S"), plan(C, "4E", "sAS", "s2S"), plan(D, "3W", "sAN", "s2N"))
+
+
+def test_a_conflict_is_shown_with_its_reason_until_it_is_resolved() -> None:
+    state = line_of_fire()
+    assert isinstance(state.need, ConflictRolls)
+    board = GAME.scoreboard(state)["conflict"]
+    assert board["line"] == "conflict: anna, ben, dev — roll"
+    assert board["yeti"] == [A, B, D]
+    # the order entry lists exactly the actions to be ordered: all of coin 1's ("for all the actions")
+    assert board["actions"] == [
+        {"player": A, "action": "snowball S"},
+        {"player": B, "action": "move ace W"},
+        {"player": C, "action": "move 4 E"},
+        {"player": D, "action": "move 3 W"},
+    ]
+    assert board["orders"] == [[B, D, A, C], [B, A, D, C]]
+    why = "ben, dev, anna's snowball, cleo ≠ ben, anna's snowball, dev, cleo: ben's yeti ends off the board in the one order, on (2,1) in the other"
+    assert board["why"] == why
+    assert any(e.startswith("EV-CONFLICT: coin 1: the actions of anna, ben, dev conflict (" + why) for e in state.events)
+    assert all("the conflict of the actions of coin 1 (anna, ben, dev)" in p.text and why in p.text for p in GAME.prompts(state))
+    state = play(state, roll(A, "2"), mv(B, "roll", value="4", purpose="conflict"), roll(C, "ace"))
+    assert GAME.scoreboard(state)["conflict"]["rolls"] == {A: "2", B: "4", C: "ace"}
+    state = play(state, roll(D, "blank"))
+    assert isinstance(state.need, OrderChoice)
+    assert GAME.scoreboard(state)["conflict"]["line"] == "conflict: anna, ben, dev — ben orders"
+    assert any(e == "EV-ORDER: ben has the high roll (anna 2, ben 4, cleo ace, dev blank) and chooses the order of anna, ben, cleo, dev" for e in state.events)
+    (prompt,) = GAME.prompts(state)
+    assert prompt.who == B and "anna: snowball S; ben: move ace W; cleo: move 4 E; dev: move 3 W" in prompt.text
+    # the two orders of the reason, played: they do end differently
+    hit = play(state, mv(B, "order", sequence=[B, D, A, C]))
+    missed = play(state, mv(B, "order", sequence=[B, A, D, C]))
+    assert GAME.scoreboard(hit)["conflict"] is None and at(hit, B) is None and dmg(hit, B) == 1
+    assert at(missed, B) == (2, 1) and dmg(missed, B) == 0

@@ -123,7 +123,12 @@ def test_scoreboard_has_the_notation_keys_and_the_page_extras() -> None:
 def test_views_are_json_in_every_phase() -> None:
     state = placed({A: (3, 6), B: (4, 6)})
     state = plans(state, anna=["rE", "sAN", "s2N"], ben=["sAN", "s2N", "s3N"])
-    assert GAME.scoreboard(state)["waiting"] == {"verb": "roll", "players": [B], "why": "roar reaction"}
+    assert GAME.scoreboard(state)["waiting"] == {
+        "verb": "roll",
+        "players": [B],
+        "why": "roar reaction",
+        "rolls": {B: {"purpose": "reaction", "roarer": A, "for": "a reaction to anna's roar"}},
+    }
     for who in (None, A, B):
         json.dumps(GAME.view(state, who))
     assert GAME.view(state, None)["need"]["kind"] == "RoarReactions"
@@ -199,15 +204,15 @@ def test_playout_with_illegal_attempts_and_options() -> None:
 
 
 def test_a_game_can_be_won_in_a_playout() -> None:
-    head, moves = random_playout(62, 400, illegal_every=11, options={"notches": "table"})
+    head, moves = random_playout(68, 400, illegal_every=11, options={"notches": "table"})
     state = GAME.new_state(head)
     for move in moves:
         _, state = GAME.play(state, move)
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "red"}
+    assert outcome is not None and outcome.result == {"winner": "blue"}
 
 
-@pytest.mark.parametrize("name", ["whole-game", "table-notches-playout"])
+@pytest.mark.parametrize("name", ["whole-game", "table-notches-playout", "three-way-conflict", "playout-conflicts"])
 def test_data_games_replay_as_expected(name: str) -> None:
     from companion.replay import replay
 
@@ -242,6 +247,31 @@ def test_the_whole_game_key_lines() -> None:
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.result == {"winner": "dev"}
     assert GAME.scoreboard(state)["round"] == 4
+
+
+def test_the_three_way_conflict_key_lines() -> None:
+    """Issue #17's acceptance game, checked by hand (docs/games/everest.md, "Acceptance games")."""
+    with open(DATA / "three-way-conflict.jsonl", encoding="utf-8") as handle:
+        record = read_notation(handle)
+    state = GAME.new_state(record.header)
+    refused = {}
+    for n, (_, move) in enumerate(record.moves, start=1):
+        verdict, state = GAME.play(state, move)
+        if not verdict.ok:
+            refused[n] = verdict.rules
+        if n == 4:  # the last plan: coin 1 conflicts among anna, ben and dev, though no two of them do
+            assert GAME.scoreboard(state)["conflict"]["line"] == "conflict: anna, ben, dev — roll"
+        if n == 10:  # ben's order: he steps west first, so anna's snowball splats before dev pushes her
+            assert [e for e in state.events if e.startswith(("EV-ORDER", "EV-SNOWBALL-SPLAT", "EV-PUSH: anna"))] == [
+                "EV-ORDER: ben has the high roll (anna 3, ben 5, cleo 2, dev 4) and chooses the order of anna, ben, cleo, dev",
+                "EV-ORDER: ben, anna, dev, cleo act in that order",
+                "EV-SNOWBALL-SPLAT: anna's snowball thrown S goes splat on the slope up to (3,4)",
+                "EV-PUSH: anna's yeti is pushed W by dev's to (2,5)",
+            ]
+            assert (state.positions, state.damage) == (((2, 5), (2, 1), (8, 1), (3, 4)), (0, 0, 0, 0))
+    assert refused == {6: ("EV-ROLL",), 12: ("EV-PLAYER",), 23: ("EV-ROLL",), 25: ("GAME-OVER",)}
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.result == {"winner": "dev"}
 
 
 # -- the catalogue --------------------------------------------------------------------------------------

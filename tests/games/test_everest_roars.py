@@ -25,14 +25,23 @@ def roar_at_ben() -> EverestState:
 def test_the_pointed_square_always_the_others_on_a_blank() -> None:
     state = roar_at_ben()
     assert isinstance(state.need, RoarChecks)
-    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(C, "roll")]
-    assert "a blank means it is affected" in GAME.prompts(state)[0].text
-    refused(state, roll(B, "3"), "EV-ROLL")  # ben's reaction comes after the checks
+    # ben, in the pointed square, is affected for sure and rolls his reaction together with cleo's
+    # check ("simultaneously roll"): both are asked at once, each saying what it is for.
+    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(B, "roll"), (C, "roll")]
+    assert "a reaction to anna's roar" in GAME.prompts(state)[0].text
+    assert "a roar check beside anna's roar: a blank means your yeti is affected" in GAME.prompts(state)[1].text
+    refused(state, roll(A, "3"), "EV-ROLL")  # nothing is asked of the roaring yeti
     not_affected = play(state, roll(C, "4"))
     assert isinstance(not_affected.need, RoarReactions)
-    assert [p.who for p in GAME.prompts(not_affected)] == [B]  # ben, in the pointed square, always
+    assert [p.who for p in GAME.prompts(not_affected)] == [B]
     shivered = play(not_affected, roll(B, "blank"))
     assert shivered.phase is Phase.ROUND_END
+    # ben's reaction first, then cleo's check: the same end, whatever order the rolls come in.
+    early = play(state, roll(B, "blank"))
+    assert [p.who for p in GAME.prompts(early)] == [C]
+    refused(early, roll(B, "3"), "EV-ROLL")  # one roll each
+    assert play(early, roll(C, "4")).positions == shivered.positions
+    assert play(early, roll(C, "4")).phase is Phase.ROUND_END
     assert (at(shivered, B), at(shivered, C)) == ((4, 6), (3, 5))
 
 
@@ -98,6 +107,10 @@ def two_runners() -> EverestState:
 def test_runaways_are_an_action_turn_with_conflicts() -> None:
     state = two_runners()
     assert isinstance(state.need, ConflictRolls) and state.need.kind == "runaway"
+    board = GAME.scoreboard(state)["conflict"]
+    assert board["kind"] == "runaway" and board["line"] == "conflict: ben, cleo — roll"
+    assert board["actions"] == [{"player": B, "action": "run away 2 E"}, {"player": C, "action": "run away 3 E"}]
+    assert "ben's yeti ends on" in board["why"]
     state = play(state, roll(A, "2"), roll(B, "3"), roll(C, "5"), roll(D, "blank"))
     assert isinstance(state.need, OrderChoice) and state.need.chooser == 2
     assert "runaways" in GAME.prompts(state)[0].text

@@ -143,7 +143,9 @@ def test_the_round_ends_when_every_coin_is_done() -> None:
     refused(state, mv(None, "end_round", heal=[]), "EV-ROUND-END")
     state = fallen()
     assert state.phase is Phase.ROUND_END
-    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(None, "end_round")]
+    # the table ends the round; each player may first make their own (optional) choice
+    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [(None, "end_round"), (A, "heal"), (B, "heal"), (C, "heal"), (D, "heal")]
+    assert "name the 2 coins to set aside" in GAME.prompts(state)[1].text
     refused(state, mv(A, "roll", value="3"), "EV-ROLL")
     refused(state, mv("zoe", "end_round", heal=[]), "EV-PLAYER")
     after = play(state, mv(None, "end_round", heal=[]))
@@ -160,11 +162,14 @@ def test_damage_sets_coins_aside() -> None:
     after = play(state, mv(None, "end_round", set_aside={A: ["5", "4"]}))
     board = GAME.scoreboard(after)
     assert board["coins"][A] == 4 and board["damage"][A] == 0
+    assert board["set_aside"][A] == {"count": 2, "coins": ["4", "5"]}  # which coins, not only a count
+    assert "EV-DAMAGE: anna sets aside 2 coins (4, 5)" in after.events
     assert at(after, A) == (4, 6)  # a damaged yeti stays where it is
     refused(after, plan(A, "5E", "2E", "AE"), "EV-PLAN-COINS")
     play(after, plan(A, "3E", "2E", "AE"))
     unnamed = play(state, mv(None, "end_round"))
     assert GAME.scoreboard(unnamed)["coins"][A] == 4
+    assert GAME.scoreboard(unnamed)["set_aside"][A] == {"count": 2, "coins": []}
 
 
 @covers("EV-HEAL", "legal", "illegal")
@@ -174,6 +179,38 @@ def test_going_home_heals() -> None:
     refused(fallen(), mv(None, "end_round", heal=["zoe"]), "EV-PLAYER")
     refused(fallen(), mv(None, "end_round", heal=[A, A]), "EV-PLAYER")
     refused(fallen(), mv(None, "end_round", heal=[A], set_aside={A: ["5", "4"]}), "EV-DAMAGE")
+
+
+def test_each_player_chooses_on_their_own_entry() -> None:
+    # issue #17: one player's mistake refuses only that player's choice.
+    state = off_the_edge()  # anna went off the edge: she may not heal this round
+    refused(state, mv(A, "heal"), "EV-EDGE-HOME")
+    refused(state, mv("zoe", "heal"), "EV-PLAYER")
+    refused(start(), mv(C, "heal"), "EV-ROUND-END")
+    state = play(state, mv(C, "heal"), mv(D, "heal"))
+    assert state.heal_chosen == frozenset({2, 3}) and state.phase is Phase.ROUND_END
+    assert "EV-HEAL: cleo chooses to go home and heal at the end of the round" in state.events
+    assert [p.who for p in GAME.prompts(state) if p.verb == "heal"] == [B]  # anna barred; cleo and dev chose
+    after = play(state, mv(None, "end_round"))
+    assert (at(after, C), at(after, D), at(after, A)) == ((8, 2), (1, 2), (1, 5))
+    assert any(e == "EV-HEAL: cleo's yeti goes home to heal; all its coins come back" for e in after.events)
+    # the table-wide end_round carrying every choice still works, alone or with the entries
+    both = play(off_the_edge(), mv(C, "heal"), mv(None, "end_round", heal=[D]))
+    assert (at(both, C), at(both, D)) == ((8, 2), (1, 2))
+
+
+def test_a_player_names_their_own_coins_to_set_aside() -> None:
+    state = fallen()  # anna: 2 damage
+    refused(state, mv(A, "set_aside", coins=["5"]), "EV-DAMAGE")
+    refused(state, mv(B, "set_aside", coins=["5"]), "EV-DAMAGE")  # ben took no damage
+    state = play(state, mv(A, "set_aside", coins=["5", "4"]), mv(C, "heal"))
+    after = play(state, mv(None, "end_round"))
+    assert after.aside_known[0] == frozenset({"5", "4"}) and at(after, C) == (8, 2)
+    # the latest entry stands: healing after naming coins heals
+    healed = play(fallen(), mv(A, "set_aside", coins=["5", "4"]), mv(A, "heal"), mv(None, "end_round"))
+    assert at(healed, A) == (1, 5) and healed.aside[0] == 0
+    # the table-wide end_round may not name coins for a player whose own entry heals
+    refused(play(fallen(), mv(A, "heal")), mv(None, "end_round", set_aside={A: ["5", "4"]}), "EV-DAMAGE")
 
 
 @covers("EV-FORCED-HOME", "legal", "illegal")
@@ -222,6 +259,10 @@ def test_a_damaged_yeti_off_the_edge_keeps_its_coins_aside() -> None:
     state = placed({A: (4, 4)})
     state = plans(state, anna=["3N", "2E", "AE"])  # two falls, then off the north edge
     assert at(state, A) is None and state.damage[0] == 2
+    assert [(p.who, p.verb) for p in GAME.prompts(state) if p.who == A] == [(A, "set_aside")]  # it may not heal
+    refused(state, mv(A, "heal"), "EV-EDGE-HOME")
+    named = play(state, mv(A, "set_aside", coins=["5", "4"]), mv(None, "end_round"))
+    assert named.aside_known[0] == frozenset({"5", "4"}) and at(named, A) == (1, 5)
     state = play(state, mv(None, "end_round"))
     assert at(state, A) == (1, 5) and state.usable(0) == 4
 

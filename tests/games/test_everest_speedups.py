@@ -1,10 +1,11 @@
 """The engine's short cuts give exactly the answers of the plain definitions they stand in for.
 
-EV-CONFLICT is decided by conflicts.units_conflict: it groups the units whose reaches touch, tries
-only the orders of the units that change things, and reads each roar's footprint along the way;
-resolve.py does not even ask when no two reaches touch. The reference here is the rulebook's
-definition done literally: every unit, in every order, on a fresh copy, comparing where every yeti
-ends up and what every roar would see. The other short cuts (remembered rays, PlanCoin's table,
+EV-CONFLICT is decided by conflicts.find_conflict: it groups the units whose reaches (grown for yeti
+that others could displace first) touch, tries only the orders within each group, and reads each
+roar's footprint along the way; resolve.py does not even ask when no two reaches touch. The
+reference here is the rulebook's definition done literally: every unit, in every order, on a fresh
+copy, comparing where every yeti ends up and what every roar would see (the large generated check
+is test_everest_conflict_property.py; the facts the reaches rest on are checked here). The other short cuts (remembered rays, PlanCoin's table,
 quiet scratch copies, boards shared between games) are checked against plain walks, the
 properties themselves, and a second run.
 """
@@ -18,7 +19,8 @@ from typing import Any
 
 from companion.games.everest import GAME
 from companion.games.everest.board import DIRECTIONS, VECTORS, Board, Direction, Square, make_board, step
-from companion.games.everest.conflicts import Kind, Part, Unit, _line, reach, step_units, units_conflict
+from companion.games.everest.conflicts import Kind, Part, Unit, step_units, units_conflict
+from companion.games.everest.reaches import _line, reach
 from companion.games.everest.moves import COINS, PlanCoin
 from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs
 from companion.games.everest.playout import random_playout
@@ -124,6 +126,42 @@ def test_a_unit_alone_moves_yeti_only_within_its_reach() -> None:
                         assert before in squares and (after is None or after in squares), (kind, parts, before, after)
                 checked += 1
     assert checked > 300
+
+
+def test_a_displaced_yeti_moves_only_along_the_displacing_line() -> None:
+    """What reaches.grown relies on: a unit moves another yeti only in the direction of one of its
+    parts, square by square through that part's reach (or off the board from there)."""
+    rng = random.Random(12)
+    displaced = 0
+    for seed in (4, 5, 9):
+        for t in playout_tables(seed):
+            for kind, parts in step_units(random_actions(rng, on_board(t))):
+                if kind == "roar":
+                    continue
+                s = t.copy()
+                perform_alone(s, kind, parts)
+                movers = {seat for seat, _, _ in parts} if kind == "move" else set()
+                for seat, (before, after) in enumerate(zip(t.pos, s.pos)):
+                    if before == after or seat in movers or before is None:
+                        continue
+                    displaced += 1
+                    assert any(along(t, kind, part, before, after) for part in parts), (kind, parts, before, after)
+    assert displaced > 30, displaced
+
+
+def along(t: Scratch, kind: Kind, part: Part, before: Square, after: Square | None) -> bool:
+    """``after`` is reached from ``before`` square by square in the part's direction, every square
+    on the way in its reach (None: off the board from there)."""
+    seat, direction, mp = part
+    here = t.pos[seat]
+    assert here is not None
+    line = _line(t.board, kind, here, direction, mp)
+    square = before
+    while square in line:
+        square = step(square, VECTORS[direction])
+        if square == after or (after is None and square not in t.board.heights):
+            return True
+    return False
 
 
 def plain_ray(board: Board, square: Square, direction: str) -> list[tuple[object, ...]]:

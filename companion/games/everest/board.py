@@ -54,7 +54,7 @@ class Board:
     heights: Mapping[Square, int]
     peak: frozenset[Square] = PEAK
     memo: dict[tuple[str, Square, str, int], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """conflicts.reach by (kind, square, direction, movement points): the squares (a bit mask) a
+    """reaches.reach by (kind, square, direction, movement points): the squares (a bit mask) a
     move, roar or snowball could touch, which depend on the heights alone, so are worked out once
     per board (and read directly by resolve.py, where every coin of every step asks)."""
     rays: dict[tuple[Square, str], tuple[Ray, ...]] = field(default_factory=dict, compare=False, hash=False, repr=False)

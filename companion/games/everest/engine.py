@@ -18,20 +18,12 @@ from companion.core import (
     Verdict,
 )
 from companion.game import Game
-from companion.games.everest import resolve, rounds, table, views
-from companion.games.everest.moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Order, Plan, Roll
+from companion.games.everest import dice, resolve, rounds, table, views
+from companion.games.everest.moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
 from companion.games.everest.options import EverestOptions
 from companion.games.everest.rules import RULES
 from companion.games.everest.setup import new_state
-from companion.games.everest.state import (
-    ConflictRolls,
-    EverestState,
-    OrderChoice,
-    PLAN,
-    ROUND_END,
-    RoarChecks,
-    RoarReactions,
-)
+from companion.games.everest.state import EverestState, OrderChoice, PLAN, ROUND_END
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +46,8 @@ def _all_planned(plans: tuple[object, ...], aside: tuple[int, ...]) -> bool:
 
 
 def roll_waiting(state: EverestState) -> tuple[int, ...]:
-    """Seats the engine waits on for a die roll, in seat order."""
-    need = state.need
-    if isinstance(need, (ConflictRolls, RoarReactions)):
-        return tuple(sorted(need.waiting))
-    if isinstance(need, RoarChecks):
-        return tuple(sorted([seat for seat, _ in need.waiting]))
-    return ()
+    """Seats the engine waits on for a die roll, in seat order (dice.rollers)."""
+    return dice.rollers(state)
 
 
 class Everest(Game[EverestState]):
@@ -88,11 +75,11 @@ class Everest(Game[EverestState]):
             return self._check_plan(state, seat, move)
         name = players[seat]
         if isinstance(move, Roll):
-            if seat not in roll_waiting(state):
-                return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
-            return LEGAL
+            return self._check_roll(state, seat, move)
         if isinstance(move, Order):
             return self._check_order(state, seat, move)
+        if isinstance(move, (Heal, SetAside)):
+            return self._check_choice(state, seat, move)
         raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover - the codec only makes these
 
     def _check_plan(self, state: EverestState, seat: int, move: Plan) -> Verdict:
@@ -126,6 +113,42 @@ class Everest(Game[EverestState]):
                 "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"
             )
         return LEGAL
+
+    def _check_roll(self, state: EverestState, seat: int, move: Roll) -> Verdict:
+        """EV-ROLL: a roll the engine asks of this player; a named purpose (and roarer) must be it."""
+        name = state.players[seat]
+        ask = dice.asked(state, seat)
+        if ask is None:
+            return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
+        purpose, roarer = ask
+        if move.purpose is None and move.roarer is None:
+            return LEGAL  # (files from before the purpose field; the log's event line says what it was for)
+        wanted = dice.purpose_text(state, purpose, roarer)
+        if move.purpose is not None and move.purpose != purpose:
+            return Verdict.illegal(
+                "EV-ROLL", f"{name}'s roll is asked for {wanted}, not for a {move.purpose} roll", f"{name}: roll for {wanted}"
+            )
+        if move.roarer is not None and (roarer is None or move.roarer != state.players[roarer]):
+            return Verdict.illegal(
+                "EV-ROLL", f"{name}'s roll is asked for {wanted}, not about {move.roarer}'s roar", f"{name}: roll for {wanted}"
+            )
+        return LEGAL
+
+    def _check_choice(self, state: EverestState, seat: int, move: Heal | SetAside) -> Verdict:
+        """One player's own end-of-round choice: heal (EV-HEAL) or name coins to set aside (EV-DAMAGE)."""
+        name = state.players[seat]
+        if state.phase is not ROUND_END:
+            why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
+            return Verdict.illegal("EV-ROUND-END", f"{name} cannot choose yet: {why}", "wait for the end of the round")
+        if isinstance(move, Heal):
+            if rounds.heal_barred(state, seat):
+                return Verdict.illegal(
+                    "EV-EDGE-HOME",
+                    f"{name}'s yeti went off the edge and cannot heal until the end of the next round",
+                    f"{name}: leave your yeti where the round puts it",
+                )
+            return LEGAL
+        return self._check_set_aside(state, name, move.coins, rounds.forced_home(state, seat))
 
     def _check_order(self, state: EverestState, seat: int, move: Order) -> Verdict:
         need = state.need
@@ -165,16 +188,17 @@ class Everest(Game[EverestState]):
                     f"leave {player} out of the healers",
                 )
         for player, named in (move.set_aside or {}).items():
-            verdict = self._check_set_aside(state, move, player, named)
+            seat = state.seat(player)
+            if seat is None:
+                return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who set coins aside")
+            healing = player in move.heal or seat in state.heal_chosen or rounds.forced_home(state, seat)
+            verdict = self._check_set_aside(state, player, named, healing)
             if not verdict.ok:
                 return verdict
         return LEGAL
 
-    def _check_set_aside(self, state: EverestState, move: EndRound, player: str, named: tuple[str, ...]) -> Verdict:
-        seat = state.seat(player)
-        if seat is None:
-            return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who set coins aside")
-        healing = player in move.heal or rounds.forced_home(state, seat)
+    def _check_set_aside(self, state: EverestState, player: str, named: tuple[str, ...], healing: bool) -> Verdict:
+        seat = state.players.index(player)
         due = rounds.coins_to_set_aside(state, seat, healing)
         fix = f"{player}: set aside exactly {due} coin{'s' if due != 1 else ''}"
         if len(named) != due:
@@ -196,15 +220,22 @@ class Everest(Game[EverestState]):
             return state.evolve(plans=plans)
         if isinstance(move, Roll):
             assert seat is not None
-            return resolve.rolled(state, seat, DIE_VALUE[move.value], f"EV-ROLL: {players[seat]} rolls {move.value}")
+            ask = dice.asked(state, seat)
+            assert ask is not None
+            said = f"EV-ROLL: {players[seat]} rolls {move.value} for {dice.purpose_text(state, *ask)}"
+            return resolve.rolled(state, seat, DIE_VALUE[move.value], said)
         if isinstance(move, Order):
             seats = tuple([state.players.index(p) for p in move.sequence])
             return resolve.ordered(state, seats)
         if isinstance(move, EndRound):
-            heal = frozenset([state.players.index(p) for p in move.heal])
-            named = {state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()}
+            heal = state.heal_chosen | frozenset([state.players.index(p) for p in move.heal])
+            named = dict(state.aside_chosen)
+            named.update({state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()})
             state = rounds.end_round(state, heal, named)
             return resolve.reveal(state) if _all_planned(state.plans, state.aside) else state
+        if isinstance(move, (Heal, SetAside)):
+            assert seat is not None
+            return rounds.chosen(state, seat, move.coins if isinstance(move, SetAside) else None)
         raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover
 
     # -- the end ----------------------------------------------------------------------------------

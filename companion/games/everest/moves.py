@@ -1,7 +1,9 @@
 """The Everest notation verbs (NOTATION.md "Everest"), one frozen dataclass per verb.
 
-Core verbs: ``plan``, ``roll``, ``order``, ``end_round``. Extension: ``end_round`` takes an optional
-``set_aside`` naming which coins a damaged player puts aside (documented in docs/games/everest.md).
+Core verbs: ``plan``, ``roll``, ``order``, ``end_round``. Extensions (docs/notation.md, Everest):
+``roll`` may name its ``purpose`` and the ``roarer``; ``end_round`` takes an optional ``set_aside``
+naming which coins a damaged player puts aside; ``heal`` and ``set_aside`` are one player's own
+choice at the end of a round, each its own entry.
 """
 
 from __future__ import annotations
@@ -15,12 +17,15 @@ from companion.core import Move
 CoinValue = Literal["blank", "ace", "2", "3", "4", "5"]
 Face = Literal["value", "suit"]
 DieFace = Literal["blank", "ace", "2", "3", "4", "5"]
+RollPurpose = Literal["conflict", "check", "reaction"]
 
 COINS: tuple[CoinValue, ...] = ("blank", "ace", "2", "3", "4", "5")
 """GAPS.md: each player's six coins are the values blank, ace, 2, 3, 4, 5."""
 
 DIE_VALUE: dict[str, int] = {"blank": 0, "ace": 1, "2": 2, "3": 3, "4": 4, "5": 5}
 """A piecepack die shows blank, ace, 2..5; for movement and for the high roll an ace is 1, a blank 0."""
+DIE_FACES: tuple[DieFace, ...] = ("blank", "ace", "2", "3", "4", "5")
+"""The face of each die value, as the table says it (``DIE_FACES[DIE_VALUE[face]] == face``)."""
 
 MAX_PLAN = 3
 
@@ -101,10 +106,17 @@ class Plan(Move):
 
 @dataclass(frozen=True, kw_only=True)
 class Roll(Move):
-    """A die roll the engine asked for (a conflict, a roar check, a roar reaction)."""
+    """A die roll the engine asked for (a conflict, a roar check, a roar reaction).
+
+    ``purpose`` and ``roarer`` (optional; files written before them have neither) say what the roll
+    is for, so that a log line reads on its own; when given, they must be what the engine asks.
+    """
 
     verb: ClassVar[str] = "roll"
     value: DieFace
+    purpose: RollPurpose | None = None
+    roarer: str | None = None
+    """The roaring yeti's player, for a roar check or a reaction."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -124,5 +136,20 @@ class EndRound(Move):
     set_aside: dict[str, tuple[CoinValue, ...]] | None = None
 
 
-MOVE_TYPES: tuple[type[Move], ...] = (Plan, Roll, Order, EndRound)
+@dataclass(frozen=True, kw_only=True)
+class Heal(Move):
+    """One player's choice at the end of a round: the yeti goes home to heal (EV-HEAL)."""
+
+    verb: ClassVar[str] = "heal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SetAside(Move):
+    """One player names the coins the round's damage sets aside (EV-DAMAGE)."""
+
+    verb: ClassVar[str] = "set_aside"
+    coins: tuple[CoinValue, ...]
+
+
+MOVE_TYPES: tuple[type[Move], ...] = (Plan, Roll, Order, EndRound, Heal, SetAside)
 

@@ -14,7 +14,8 @@ from companion.core import Header, Move
 from companion.games.everest.board import DIRECTIONS, Direction
 from companion.games.everest.engine import GAME_INSTANCE as GAME
 from companion.games.everest.engine import plans_needed, roll_waiting
-from companion.games.everest.moves import COINS, EndRound, Face, Order, Plan, PlanCoin, Roll
+from companion.games.everest import dice
+from companion.games.everest.moves import COINS, EndRound, Face, Heal, Order, Plan, PlanCoin, Roll
 from companion.games.everest.rounds import forced_home, heal_barred
 from companion.games.everest.state import EverestState, OrderChoice, Phase
 
@@ -56,17 +57,20 @@ def legal_move(state: EverestState, rng: random.Random) -> Move:
     if state.phase is Phase.PLAN:
         return _plan(state, rng.choice(plans_needed(state)), rng)
     if state.phase is Phase.ROUND_END:
-        heal = tuple(
-            names[s] for s in range(len(names)) if not heal_barred(state, s) and not forced_home(state, s) and rng.random() < 0.15
-        )
-        return EndRound(heal=heal)
+        may = [s for s in range(len(names)) if not heal_barred(state, s) and not forced_home(state, s) and s not in state.heal_chosen]
+        if may and rng.random() < 0.1:
+            return Heal(by=names[rng.choice(may)])  # one player's own entry
+        return EndRound(heal=tuple(names[s] for s in may if rng.random() < 0.1))
     need = state.need
     if isinstance(need, OrderChoice):
         sequence = [names[s] for s in need.seats]
         rng.shuffle(sequence)
         return Order(by=names[need.chooser], sequence=tuple(sequence))
     seat = rng.choice(roll_waiting(state))
-    return Roll(by=names[seat], value=rng.choice(COINS))
+    ask = dice.asked(state, seat)
+    assert ask is not None
+    purpose, roarer = ask
+    return Roll(by=names[seat], value=rng.choice(COINS), purpose=purpose, roarer=None if roarer is None else names[roarer])
 
 
 def illegal_move(state: EverestState, rng: random.Random) -> Move | None:

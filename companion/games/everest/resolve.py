@@ -11,10 +11,11 @@ import logging
 from operator import attrgetter
 from typing import Any
 
-from companion.games.everest.conflicts import Part, Unit, reach, units_conflict
-from companion.games.everest.moves import PlanCoin
+from companion.games.everest.conflicts import Part, Unit, find_conflict
+from companion.games.everest.moves import DIE_FACES, PlanCoin
 from companion.games.everest.movement import Scratch, move, snowballs
-from companion.games.everest.roars import Done, check_rolled, reaction_rolled, start_wave
+from companion.games.everest.reaches import reach
+from companion.games.everest.roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
 from companion.games.everest.rounds import finished
 from companion.games.everest.state import (
     ConflictRolls,
@@ -35,6 +36,7 @@ from companion.games.everest.state import (
     StepStart,
     evolved,
 )
+from companion.games.everest.witness import explain
 
 log = logging.getLogger(__name__)
 
@@ -152,8 +154,8 @@ def _start_step(w: _Work, step: int) -> None:
     out in the canonical order: moves, then the snowballs, then the roars together (any order ends
     the same, so this one will).
 
-    One pass over the seats finds the actions and what each could touch (conflicts.reach); the
-    units for conflicts.units_conflict (each move and roar alone, every snowball as one) are built
+    One pass over the seats finds the actions and what each could touch (reaches.reach); the
+    units for conflicts.find_conflict (each move and roar alone, every snowball as one) are built
     only when two of those touch. The canonical actions are done here and now rather than queued
     as DoAction, DoSnowballs and DoRoars items and popped straight back off the agenda: the result
     is the same, because only a roar can stop for dice and the roars come last.
@@ -163,12 +165,12 @@ def _start_step(w: _Work, step: int) -> None:
     names = w.names
     plans = w.plans
     board = t.board
-    memo = board.memo  # conflicts.reach's table, read here first: this runs for every coin
+    memo = board.memo  # reaches.reach's table, read here first: this runs for every coin
     off, pos = t.off, t.pos
     moves: list[tuple[int, PlanCoin]] = []
     throws: list[Part] = []
     roars: list[tuple[int, PlanCoin]] = []
-    seen = 0  # the squares the moves and roars so far could touch (conflicts.reach)
+    seen = 0  # the squares the moves and roars so far could touch (reaches.reach)
     thrown = 0  # the same for the snowballs, which fly together as one unit
     touching = False
     for seat, plan in enumerate(plans):
@@ -189,7 +191,7 @@ def _start_step(w: _Work, step: int) -> None:
         if seen & squares:
             touching = True
         seen |= squares
-    # Only units whose reaches touch can change each other (conflicts.units_conflict): with none
+    # Only units whose reaches touch can change each other (conflicts.find_conflict): with none
     # touching, which is most steps, no order can matter and the units need not be built.
     if touching or seen & thrown:
         # (listed moves, roars, snowballs: the answer does not depend on the order of the units)
@@ -197,11 +199,16 @@ def _start_step(w: _Work, step: int) -> None:
         units += [("roar", ((seat, coin.dir, 0),)) for seat, coin in roars]
         if throws:
             units.append(("snowballs", tuple(throws)))
-        if units_conflict(t, units):
+        found = find_conflict(t, units)
+        if found is not None:
             seats = tuple(sorted([seat for _, parts in units for seat, _, _ in parts]))
-            who = ", ".join([names[s] for s in seats])
-            t.events.append(f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict; every player rolls, the high roller orders them")
-            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))))
+            witness = explain(t, found)
+            who = ", ".join([names[s] for s in witness.group])
+            t.events.append(
+                f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict ({witness.why}); "
+                f"every player rolls, the high roller orders all the actions of coin {step + 1}"
+            )
+            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))), witness=witness)
             return
     # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
     # earlier action of this step does nothing (EV-EDGE).
@@ -238,11 +245,15 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
     """EV-RUNAWAY: runaways move like an action turn; everybody else is stationary."""
     runners = tuple([r for r in runners if r.seat not in w.t.off])
     units: list[Unit] = [("move", ((r.seat, r.dir, r.mp),)) for r in runners]
-    if units_conflict(w.t, units):
-        names = ", ".join(w.state.players[r.seat] for r in runners)
-        w.t.events.append(f"EV-CONFLICT: the runaways of {names} conflict; every player rolls, the high roller orders them")
+    found = find_conflict(w.t, units)
+    if found is not None:
+        witness = explain(w.t, found)
+        names = ", ".join(w.state.players[s] for s in witness.group)
+        w.t.events.append(
+            f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
+        )
         seats = tuple([r.seat for r in runners])
-        w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))))
+        w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))), witness=witness)
         return
     w.agenda[0:0] = [DoRun(r) for r in sorted(runners, key=lambda r: r.seat)]
 
@@ -267,14 +278,19 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
         else:
             top = max([v for _, v in got])
             tied = tuple(sorted([s for s, v in got if v == top]))
+            dice_said = ", ".join(f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got))
             if len(tied) > 1:
-                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll and roll again")
+                events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice_said}) and roll again")
                 nxt = evolved(need, rolled=(), waiting=tied)
             else:
-                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll and chooses the order")
-                nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners)
+                acting = ", ".join(names[s] for s in need.seats)
+                events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice_said}) and chooses the order of {acting}")
+                nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners, need.witness)
     elif isinstance(need, RoarChecks):
-        nxt = check_rolled(need, seat, value, names, events)
+        if any(seat == yeti for yeti, _ in need.waiting):
+            nxt = check_rolled(need, seat, value, state.positions, names, events)
+        else:
+            nxt = early_reaction(need, seat, value, names, events)
     elif isinstance(need, RoarReactions):
         nxt = reaction_rolled(need, seat, value, state.positions, names, events)
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited

@@ -53,6 +53,8 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
                     hits[yeti] = Affect(yeti, roar.seat, ace_blank=roar.back_at == yeti)
             else:
                 checks.setdefault(yeti, roar.seat)
+    # Reading (docs/games/everest.md): a yeti in the pointed square of one roar and beside another is
+    # affected by the pointed roar and rolls no check for the other.
     waiting = tuple(sorted([(y, r) for y, r in checks.items() if y not in hits]))
     affected = tuple([hits[s] for s in sorted(hits)])
     if waiting:
@@ -60,13 +62,36 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
     return _reactions(affected, runners)
 
 
-def _reactions(affected: tuple[Affect, ...], runners: tuple[Runner, ...]) -> Next:
+def _reactions(
+    affected: tuple[Affect, ...],
+    runners: tuple[Runner, ...],
+    early: tuple[tuple[int, int], ...] = (),
+    pos: Sequence[Square | None] = (),
+    names: Sequence[str] = (),
+    events: list[str] | None = None,
+) -> Next:
+    """The affected yeti roll their reactions; ``early``: those already rolled while the checks were
+    still coming in (then ``pos``, ``names`` and ``events`` are needed in case nobody is left to roll)."""
     if not affected:
         return Done(runners)
-    return RoarReactions(affected, tuple([a.seat for a in affected]), (), runners)
+    done = dict(early)
+    waiting = tuple([a.seat for a in affected if a.seat not in done])
+    need = RoarReactions(affected, waiting, early, runners)
+    if waiting or events is None:
+        return need
+    return _settle(need, pos, names, events)
 
 
-def check_rolled(need: RoarChecks, seat: int, value: int, names: Sequence[str], events: list[str]) -> Next:
+def early_reaction(need: RoarChecks, seat: int, value: int, names: Sequence[str], events: list[str]) -> RoarChecks:
+    """A yeti in a pointed square rolls its reaction while others still roll their checks: every roll
+    of a wave is made "simultaneously" (EV-ROAR), so it is kept until the checks are in."""
+    events.append(f"EV-ROAR-REACT: {names[seat]}'s reaction roll is in; it acts with the others once every check is rolled")
+    return evolved(need, early=need.early + ((seat, value),))
+
+
+def check_rolled(
+    need: RoarChecks, seat: int, value: int, pos: Sequence[Square | None], names: Sequence[str], events: list[str]
+) -> Next:
     """A check roll beside a roar came in: a blank (0) means the yeti is affected."""
     roarer = dict(need.waiting)[seat]
     waiting = tuple([w for w in need.waiting if w[0] != seat])
@@ -78,7 +103,7 @@ def check_rolled(need: RoarChecks, seat: int, value: int, names: Sequence[str], 
         events.append(f"EV-ROAR: {names[seat]} rolls no blank beside {names[roarer]}'s roar: not affected")
     if waiting:
         return evolved(need, hits=hits, waiting=waiting)
-    return _reactions(hits, need.runners)
+    return _reactions(hits, need.runners, need.early, pos, names, events)
 
 
 def reaction_rolled(
@@ -89,7 +114,13 @@ def reaction_rolled(
     waiting = tuple([s for s in need.waiting if s != seat])
     if waiting:
         return evolved(need, rolled=rolled, waiting=waiting)
-    values = dict(rolled)
+    return _settle(evolved(need, rolled=rolled, waiting=waiting), pos, names, events)
+
+
+def _settle(need: RoarReactions, pos: Sequence[Square | None], names: Sequence[str], events: list[str]) -> Next:
+    """Every reaction of the wave is rolled: they act together, in seat order whatever the order of
+    the rolls (EV-ROAR-REACT, EV-ROAR-BACK)."""
+    values = dict(need.rolled)
     runners = list(need.runners)
     backs: list[Roar] = []
     for a in need.affected:

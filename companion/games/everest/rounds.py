@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.games.everest.board import Board, Square, square_text
+from companion.games.everest.moves import COINS
 from companion.games.everest.state import OVER, PLAN, ROUND_END, EverestState
 
 log = logging.getLogger(__name__)
@@ -83,8 +84,10 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
         lost = coins_to_set_aside(state, seat, False)
         if lost:
             aside[seat] += lost
-            known[seat] = known[seat] | named.get(seat, frozenset())
-            events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}")
+            coins = named.get(seat, frozenset())
+            known[seat] = known[seat] | coins
+            which = f" ({', '.join(sorted(coins, key=COINS.index))})" if coins else ""
+            events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}{which}")
         if seat in state.off_edge:
             barred[seat] = state.round + state.options.edge_no_heal_rounds - 1
             going_home.append(seat)
@@ -108,7 +111,27 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
         step=0,
         agenda=(),
         need=None,
+        heal_chosen=frozenset(),
+        aside_chosen=(),
         events=tuple(events),
+    )
+
+
+def chosen(state: EverestState, seat: int, coins: tuple[str, ...] | None) -> EverestState:
+    """One player's own end-of-round entry: ``heal`` (``coins`` None, EV-HEAL) or ``set_aside``
+    naming ``coins`` (EV-DAMAGE, so not healing). A player's latest entry stands; end_round applies
+    them all with whatever it carries itself."""
+    name = state.players[seat]
+    aside = tuple([(s, c) for s, c in state.aside_chosen if s != seat])
+    if coins is None:
+        line = f"EV-HEAL: {name} chooses to go home and heal at the end of the round"
+        return state.evolve(heal_chosen=state.heal_chosen | {seat}, aside_chosen=aside, events=state.events + (line,))
+    named = ", ".join(coins) if coins else "no coin"
+    line = f"EV-DAMAGE: {name} stays out and names the coins the round's damage sets aside: {named}"
+    return state.evolve(
+        heal_chosen=state.heal_chosen - {seat},
+        aside_chosen=aside + ((seat, frozenset(coins)),),
+        events=state.events + (line,),
     )
 
 

@@ -114,6 +114,20 @@ class Affect:
 
 
 @dataclass(frozen=True)
+class Witness:
+    """Why actions conflict (EV-CONFLICT): two orders of all the step's actions that end differently.
+
+    Each order is a tuple of seats (the snowballs of a step, thrown together, put their throwers
+    side by side). ``group``: the yeti whose actions are in conflict, those that can change one
+    another; the step's other actions cannot touch them (conflicts.find_conflict)."""
+
+    first: tuple[int, ...]
+    second: tuple[int, ...]
+    group: tuple[int, ...]
+    why: str
+
+
+@dataclass(frozen=True)
 class ConflictRolls:
     """Actions conflict (EV-CONFLICT): ``waiting`` players still roll; the high roller will order.
 
@@ -126,6 +140,7 @@ class ConflictRolls:
     runners: tuple[Runner, ...]
     waiting: tuple[int, ...]
     rolled: tuple[tuple[int, int], ...] = ()
+    witness: Witness | None = None
 
 
 @dataclass(frozen=True)
@@ -137,6 +152,7 @@ class OrderChoice:
     step: int
     seats: tuple[int, ...]
     runners: tuple[Runner, ...]
+    witness: Witness | None = None
 
 
 @dataclass(frozen=True)
@@ -147,6 +163,9 @@ class RoarChecks:
     hits: tuple[Affect, ...]
     waiting: tuple[tuple[int, int], ...]  # (yeti, roarer), one roll per yeti
     runners: tuple[Runner, ...]
+    early: tuple[tuple[int, int], ...] = ()
+    """Reaction rolls already in from yeti in a pointed square: the rulebook has every roll of a
+    wave made "simultaneously", so those yeti need not wait for the checks (seat, value)."""
 
 
 @dataclass(frozen=True)
@@ -189,6 +208,10 @@ class EverestState:
     agenda: tuple[Item, ...] = ()
     need: Need | None = None
     winner: int | None = None
+    heal_chosen: frozenset[int] = frozenset()
+    """Players who chose, each by their own ``heal`` entry, to go home and heal at this round's end."""
+    aside_chosen: tuple[tuple[int, frozenset[str]], ...] = ()
+    """Coins players named, each by their own ``set_aside`` entry, for this round's damage."""
     events: tuple[str, ...] = ()
     """What happened this round, each line citing its rule id, for the table and the log."""
 

@@ -10,8 +10,9 @@ import logging
 from typing import Any
 
 from companion.core import JsonObject, Prompt
-from companion.games.everest.moves import PlanCoin
-from companion.games.everest.rounds import forced_home, heal_barred, sole_on_peak
+from companion.games.everest import dice
+from companion.games.everest.moves import COINS, PlanCoin
+from companion.games.everest.rounds import coins_to_set_aside, forced_home, heal_barred, sole_on_peak
 from companion.games.everest.state import (
     ConflictRolls,
     EverestState,
@@ -20,6 +21,7 @@ from companion.games.everest.state import (
     RoarChecks,
     RoarReactions,
 )
+from companion.games.everest.views_conflict import conflict
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +55,20 @@ def scoreboard(state: EverestState) -> JsonObject:
         "plans": {p: _coins(state.plans[s] or ()) for s, p in enumerate(players)} if revealed else {},
         "peak_holder": _name(state, state.peak_start),
         "off_board": [p for s, p in enumerate(players) if state.positions[s] is None],
+        "set_aside": {p: {"count": state.aside[s], "coins": _named(state, s)} for s, p in enumerate(players)},
         "homes": {p: list(state.homes[s]) for s, p in enumerate(players)},
         "heights": state.board.grid(),
         "peak_tile": sorted([list(sq) for sq in state.board.peak]),
         "waiting": waiting(state),
+        "conflict": conflict(state),
         "events": list(state.events),
         "winner": _name(state, state.winner),
     }
+
+
+def _named(state: EverestState, seat: int) -> list[str]:
+    """The set-aside coins the table named, in coin order (the rest of the count is unnamed)."""
+    return [coin for coin in COINS if coin in state.aside_known[seat]]
 
 
 def waiting(state: EverestState) -> JsonObject | None:
@@ -71,15 +80,28 @@ def waiting(state: EverestState) -> JsonObject | None:
         return {"verb": "plan", "players": owed, "why": "secret plans"}
     if state.phase is Phase.ROUND_END:
         return {"verb": "end_round", "players": [], "why": "the round's actions are done"}
-    if isinstance(need, ConflictRolls):
-        return {"verb": "roll", "players": [names[s] for s in need.waiting], "why": "conflict"}
-    if isinstance(need, RoarChecks):
-        return {"verb": "roll", "players": [names[s] for s, _ in need.waiting], "why": "roar check"}
-    if isinstance(need, RoarReactions):
-        return {"verb": "roll", "players": [names[s] for s in need.waiting], "why": "roar reaction"}
+    if isinstance(need, (ConflictRolls, RoarChecks, RoarReactions)):
+        rollers = dice.rollers(state)
+        why = "conflict" if isinstance(need, ConflictRolls) else "roar check" if isinstance(need, RoarChecks) else "roar reaction"
+        return {"verb": "roll", "players": [names[s] for s in rollers], "why": why, "rolls": _rolls(state, rollers)}
     if isinstance(need, OrderChoice):
         return {"verb": "order", "players": [names[need.chooser]], "why": "conflict"}
     return None
+
+
+def _rolls(state: EverestState, rollers: tuple[int, ...]) -> JsonObject:
+    """Each awaited roll, by player: what it is for (the notation's ``purpose`` and ``roarer``)."""
+    out: JsonObject = {}
+    for seat in rollers:
+        ask = dice.asked(state, seat)
+        assert ask is not None
+        purpose, roarer = ask
+        out[state.players[seat]] = {
+            "purpose": purpose,
+            "roarer": _name(state, roarer),
+            "for": dice.purpose_text(state, purpose, roarer),
+        }
+    return out
 
 
 def view(state: EverestState, player: str | None) -> JsonObject:
@@ -114,36 +136,55 @@ def prompts(state: EverestState, owed: tuple[int, ...], rollers: tuple[int, ...]
             for s in owed
         )
     if state.phase is Phase.ROUND_END:
-        return (Prompt(None, "end_round", _end_round_text(state)),)
+        return (Prompt(None, "end_round", _end_round_text(state)),) + _choice_prompts(state)
     need = state.need
     if isinstance(need, OrderChoice):
-        acting = ", ".join(names[s] for s in need.seats)
-        what = "runaways" if need.kind == "runaway" else "actions"
+        board = conflict(state)
+        assert board is not None
+        actions = "; ".join(f"{a['player']}: {a['action']}" for a in board["actions"])
+        what = "the runaways" if need.kind == "runaway" else f"the actions of coin {need.step + 1} (snowballs still fly together)"
         return (
             Prompt(
                 names[need.chooser],
                 "order",
-                f"{names[need.chooser]}: you have the high roll; name the order of the {what} of {acting} "
-                "(snowballs still fly together)",
+                f"{names[need.chooser]}: you have the high roll; name the order of {what}: {actions} — {board['why']}",
             ),
         )
-    return tuple(Prompt(names[s], "roll", f"{names[s]}: roll your die: {_roll_reason(state, s)}") for s in rollers)
+    return tuple(Prompt(names[s], "roll", f"{names[s]}: roll your die for {_roll_reason(state, s)}") for s in rollers)
 
 
 def _roll_reason(state: EverestState, seat: int) -> str:
     need = state.need
-    names = state.players
+    ask = dice.asked(state, seat)
+    assert ask is not None
+    purpose, roarer = ask
+    wanted = dice.purpose_text(state, purpose, roarer)
     if isinstance(need, ConflictRolls):
-        acting = ", ".join(names[s] for s in need.seats)
-        return f"the {'runaways' if need.kind == 'runaway' else 'actions'} of {acting} conflict; the high roller orders them"
-    if isinstance(need, RoarChecks):
-        roarer = dict(need.waiting)[seat]
-        return f"your yeti stands beside {names[roarer]}'s roar; a blank means it is affected"
-    if isinstance(need, RoarReactions):
-        affect = next(a for a in need.affected if a.seat == seat)
-        ace = "an ace counts as a blank" if affect.ace_blank else "an ace roars back"
-        return f"your yeti is startled by {names[affect.roarer]}'s roar: 2-5 it runs away, {ace}, a blank shivers"
-    return "asked by the engine"  # pragma: no cover
+        why = f" — {need.witness.why}" if need.witness is not None else ""
+        return f"{wanted}; the high roller orders them{why}"
+    if purpose == "check":
+        return f"{wanted}: a blank means your yeti is affected"
+    affects = need.affected if isinstance(need, RoarReactions) else need.hits if isinstance(need, RoarChecks) else ()
+    ace_blank = any(a.seat == seat and a.ace_blank for a in affects)
+    ace = "an ace counts as a blank" if ace_blank else "an ace roars back"
+    return f"{wanted}: 2-5 your yeti runs away, {ace}, a blank shivers"
+
+
+def _choice_prompts(state: EverestState) -> tuple[Prompt, ...]:
+    """One optional prompt per player who may still choose at the round's end (heal or set_aside)."""
+    out = []
+    for seat, name in enumerate(state.players):
+        if forced_home(state, seat) or seat in state.heal_chosen:
+            continue
+        due = coins_to_set_aside(state, seat, False)
+        coins = f"the {due} coin{'s' if due != 1 else ''} to set aside"
+        if heal_barred(state, seat):  # EV-EDGE-HOME: no healing, but it may still name its coins
+            if due:
+                out.append(Prompt(name, "set_aside", f"{name}: you may name {coins} (optional)"))
+            continue
+        aside = f", or name {coins}" if due else ""
+        out.append(Prompt(name, "heal", f"{name}: you may send your yeti home to heal{aside} (optional)"))
+    return tuple(out)
 
 
 def _end_round_text(state: EverestState) -> str:

@@ -88,6 +88,14 @@
     return el("p", { class: "waiting-box", "data-waiting": w.verb }, "Waiting for " + w.why + ": " + names(w.players));
   }
 
+  // EV-CONFLICT: "conflict: red, blue, green — roll" until the high roller's order is in, with why.
+  function conflictLine(s) {
+    const c = s.conflict;
+    if (!c) return null;
+    return el("p", { class: "waiting-box", "data-conflict": c.awaiting, title: c.why || "" }, c.line,
+      c.why ? el("small", { class: "muted" }, " (" + c.why + ")") : null);
+  }
+
   function yetiRows(b, s) {
     const planned = new Set(s.planned || []);
     return el("div", { class: "players" }, b.players.map((p) => {
@@ -124,6 +132,7 @@
     const off = s.off_board || [];
     return el("div", { class: "everest" },
       headline(s),
+      conflictLine(s),
       waiting(s),
       el("div", { class: "ev-layout" },
         el("div", { class: "map-wrap" }, heightMap(b, s),

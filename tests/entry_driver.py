@@ -77,7 +77,9 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
         for quick in offer["quick"]:
             if _same(quick["form"], target):
                 return quick["move"], taps + 1
-        if verb is None:
+        if verb is None and offer["verb"] == target["do"]:
+            verb = target["do"]  # the only legal verb, chosen already
+        if verb is None or offer["verb"] != verb:
             if not any(v["verb"] == target["do"] for v in offer["verbs"]):
                 raise Unreachable(f"verb {target['do']} is not offered")
             verb = target["do"]

@@ -18,7 +18,7 @@ from companion.notation import read_notation
 from tests.entry_driver import tap_in
 
 DATA = Path(__file__).parent / "games" / "data"
-TAP_GAMES = ["horrible-mountain-2", "escape-house", "escape-master", "the-mountain"]
+TAP_GAMES = ["horrible-mountain-2", "escape-house", "escape-master", "the-mountain", "everest"]
 FILES = sorted(p for game in TAP_GAMES for p in (DATA / game).glob("*.jsonl"))
 
 

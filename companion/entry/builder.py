@@ -144,10 +144,12 @@ class Builder:
         return out
 
     def _wild(self, move_type: type[Move]) -> set[str]:
-        """Fields never judged for this viewer: a player's face-down draws."""
+        """Fields never judged for this viewer: a player's face-down draws, and free fields."""
+        specs = field_specs(move_type)
+        free = {name for name, spec in specs if spec.free}
         if self.viewer is None:
-            return set()
-        return {name for name, spec in field_specs(move_type) if spec.pick is Pick.UNSEEN_CARD}
+            return free
+        return free | {name for name, spec in specs if spec.pick is Pick.UNSEEN_CARD}
 
     # -- domains ---------------------------------------------------------------------------
 
@@ -175,6 +177,12 @@ class Builder:
         counts = Counter(m["do"] for m in legal)
         for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)):
             verbs.append({"verb": verb, "label": verb.replace("_", " "), "legal": counts[verb] > 0})
+        only = next(iter(counts)) if len(counts) == 1 else None
+        if draft.verb is None and draft.focus is None and only is not None and field_specs(by_verb[only]):
+            # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
+            # fields are what the page asks; the other verbs stay one tap away for a move entered
+            # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
+            draft = dataclasses.replace(draft, verb=only)
         out: JsonObject = {"by": by, "verbs": verbs, "verb": draft.verb, "fields": [], "next": None, "move": None}
         if draft.verb is None:
             out["quick"] = self._quick(draft, legal, None)
@@ -289,6 +297,7 @@ class Builder:
             "field": name,
             "pick": spec.pick.value,
             "many": spec.many,
+            "optional": spec.optional,
             "so_far": partial,
             "choices": choices,
             "can_finish": bool(finishing),
@@ -307,7 +316,7 @@ class Builder:
         ``draft.closed`` holds ``"name/player"`` for each part said to be complete."""
         mapping: dict[str, list[Any]] = dict(value) if isinstance(value, dict) else {}
         open_key = next((k for k in reversed(mapping) if f"{name}/{k}" not in draft.closed), None)
-        base = {"field": name, "many": True, "per_player": True, "key": open_key, "mapping": mapping}
+        base = {"field": name, "many": True, "per_player": True, "key": open_key, "mapping": mapping, "optional": spec.optional}
         if open_key is None:
             choices = [
                 {"value": p, "label": p, "legal": any(p in (m.get(name) or {}) for m in mine)}

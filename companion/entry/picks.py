@@ -34,6 +34,8 @@ class Pick(str, enum.Enum):
     """A cube colour."""
     COIN = "coin"
     """An Everest coin."""
+    PLANNED_COIN = "planned_coin"
+    """A coin laid in an Everest plan: which coin, face up or down, and its direction."""
     DIRECTION = "direction"
     """A compass direction."""
     NUMBER = "number"
@@ -53,6 +55,9 @@ class FieldSpec:
     ordered: bool = True
     """For a list: does the order of the values matter (removal order) or not (a set of cards)?"""
     optional: bool = False
+    free: bool = False
+    """Never judged value by value (a secret plan of three coins is too large to propose whole):
+    every value is offered, and the engine judges the finished move."""
     per_player: bool = False
     """A mapping from each player to a list of ``least``..``most`` values (a deal, a count of hands):
     built a player at a time, that player's values one tap each."""

@@ -127,7 +127,13 @@
           "choice" + (face ? " has-card" : "") + (c.legal ? "" : " off"));
       });
       const actions = [];
-      if (next.can_finish) {
+      if (next.key === null && !Object.keys(mapping).length && next.optional) {
+        actions.push(tap("None", "skip", () => {
+          const fields = Object.assign({}, draft.fields);
+          fields[next.field] = null;
+          setDraft(Object.assign({}, draft, { fields }));
+        }, next.finish_legal ? "go" : ""));
+      } else if (next.can_finish) {
         actions.push(tap(next.key === null ? "Done" : "Done with " + next.key, "finish", () => put({ closed: [next.key === null ? next.field : next.field + "/" + next.key] }), next.finish_legal ? "go" : ""));
       }
       if (next.hidden_choices) actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
@@ -208,6 +214,7 @@
     }
 
     function render(offer) {
+      if (!draft.verb && offer.verb) draft.verb = offer.verb; // the one legal verb, chosen for you
       root.replaceChildren(
         opts.fixedBy ? null : whoRow(),
         quickRow(offer),

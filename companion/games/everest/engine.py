@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
 
@@ -17,8 +17,10 @@ from companion.core import (
     Unexplained,
     Verdict,
 )
+from companion.entry.picks import Choice, Pick
 from companion.game import Game
-from companion.games.everest import dice, resolve, rounds, table, views
+from companion.games.everest import dice, entry, resolve, rounds, table, views
+from companion.games.everest.rounds import plans_needed, roll_waiting
 from companion.games.everest.moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
 from companion.games.everest.options import EverestOptions
 from companion.games.everest.rules import RULES
@@ -31,11 +33,6 @@ LEGAL = Verdict.legal()  # the one legal verdict, fetched once: every move's che
 _COIN = attrgetter("coin")
 
 
-def plans_needed(state: EverestState) -> tuple[int, ...]:
-    """Seats that still owe a plan this round (a player with no usable coins plans nothing: EV-DAZED)."""
-    return tuple(s for s in range(len(state.players)) if state.plans[s] is None and state.usable(s) > 0)
-
-
 def _all_planned(plans: tuple[object, ...], aside: tuple[int, ...]) -> bool:
     """``not plans_needed(state)`` for these plans, without building the tuple (apply asks after
     every plan): a player with coins left (fewer than six aside) owes one."""
@@ -43,11 +40,6 @@ def _all_planned(plans: tuple[object, ...], aside: tuple[int, ...]) -> bool:
         if plan is None and coins_aside < 6:
             return False
     return True
-
-
-def roll_waiting(state: EverestState) -> tuple[int, ...]:
-    """Seats the engine waits on for a die roll, in seat order (dice.rollers)."""
-    return dice.rollers(state)
 
 
 class Everest(Game[EverestState]):
@@ -253,6 +245,12 @@ class Everest(Game[EverestState]):
 
     def view(self, state: EverestState, player: str | None) -> JsonObject:
         return views.view(state, player)
+
+    def candidates(self, state: EverestState, by: str | None) -> Iterable[Move]:
+        return entry.candidates(state, by)
+
+    def choices(self, state: EverestState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        return entry.choices(state, viewer, by, pick, every)
 
     def prompts(self, state: EverestState) -> tuple[Prompt, ...]:
         return views.prompts(state, plans_needed(state), roll_waiting(state))

@@ -13,6 +13,7 @@ from functools import cached_property
 from typing import ClassVar, Literal
 
 from companion.core import Move
+from companion.entry.picks import FieldSpec, Pick
 
 CoinValue = Literal["blank", "ace", "2", "3", "4", "5"]
 Face = Literal["value", "suit"]
@@ -97,6 +98,7 @@ class Plan(Move):
 
     verb: ClassVar[str] = "plan"
     hidden_fields: ClassVar[tuple[str, ...]] = ("coins",)
+    picks = {"coins": FieldSpec(Pick.PLANNED_COIN, many=True, least=0, most=3, free=True)}
     coins: tuple[PlanCoin, ...]
 
     def __post_init__(self) -> None:
@@ -113,6 +115,11 @@ class Roll(Move):
     """
 
     verb: ClassVar[str] = "roll"
+    picks = {
+        "value": FieldSpec.one(Pick.WORD),
+        "purpose": FieldSpec.one(Pick.WORD, optional=True),
+        "roarer": FieldSpec.one(Pick.PLAYER, optional=True),
+    }
     value: DieFace
     purpose: RollPurpose | None = None
     roarer: str | None = None
@@ -124,6 +131,7 @@ class Order(Move):
     """The high roller's order for conflicting actions (players, first to last)."""
 
     verb: ClassVar[str] = "order"
+    picks = {"sequence": FieldSpec.list_of(Pick.PLAYER, 2, 4)}
     sequence: tuple[str, ...]
 
 
@@ -132,6 +140,10 @@ class EndRound(Move):
     """The end of a round: who goes home to heal, and (optionally) which coins the damaged set aside."""
 
     verb: ClassVar[str] = "end_round"
+    picks = {
+        "heal": FieldSpec.list_of(Pick.PLAYER, 0, 4, ordered=False),
+        "set_aside": FieldSpec.by_player(Pick.COIN, 0, 6, optional=True),
+    }
     heal: tuple[str, ...] = ()
     set_aside: dict[str, tuple[CoinValue, ...]] | None = None
 
@@ -148,6 +160,7 @@ class SetAside(Move):
     """One player names the coins the round's damage sets aside (EV-DAMAGE)."""
 
     verb: ClassVar[str] = "set_aside"
+    picks = {"coins": FieldSpec.list_of(Pick.COIN, 0, 6, ordered=False)}
     coins: tuple[CoinValue, ...]
 
 

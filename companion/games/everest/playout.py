@@ -13,7 +13,7 @@ from typing import Any
 from companion.core import Header, Move
 from companion.games.everest.board import DIRECTIONS, Direction
 from companion.games.everest.engine import GAME_INSTANCE as GAME
-from companion.games.everest.engine import plans_needed, roll_waiting
+from companion.games.everest.rounds import plans_needed, roll_waiting
 from companion.games.everest import dice
 from companion.games.everest.moves import COINS, EndRound, Face, Heal, Order, Plan, PlanCoin, Roll
 from companion.games.everest.rounds import forced_home, heal_barred

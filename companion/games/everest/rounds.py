@@ -12,6 +12,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from companion.games.everest import dice
 from companion.games.everest.board import Board, Square, square_text
 from companion.games.everest.moves import COINS
 from companion.games.everest.state import OVER, PLAN, ROUND_END, EverestState
@@ -149,3 +150,13 @@ def _send_home(state: EverestState, positions: list[Square | None], seat: int, e
         )
         positions[other] = None
         seat = other
+
+
+def plans_needed(state: EverestState) -> tuple[int, ...]:
+    """Seats that still owe a plan this round (a player with no usable coins plans nothing: EV-DAZED)."""
+    return tuple(s for s in range(len(state.players)) if state.plans[s] is None and state.usable(s) > 0)
+
+
+def roll_waiting(state: EverestState) -> tuple[int, ...]:
+    """Seats the engine waits on for a die roll, in seat order (dice.rollers)."""
+    return dice.rollers(state)

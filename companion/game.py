@@ -27,6 +27,7 @@ from companion.core import (
     Verdict,
 )
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import SetupForm
 from companion.errors import NotationError, SetupError
 from companion.notation import MoveCodec, dataclass_from_json, dataclass_to_json
 
@@ -151,6 +152,11 @@ class Game(ABC, Generic[S]):
         entered illegal on purpose. None: the builder's default (players, a field's Literal/Enum words).
 
         A player's domain is built from what that player may see and nothing else."""
+        return None
+
+    def setup_form(self) -> "SetupForm | None":
+        """The setup as the referee's console taps it in (:mod:`companion.entry.setup`): only what is
+        face up or chosen at the table. None: this game cannot be set up by taps yet."""
         return None
 
     # -- from the table to a move ---------------------------------------------------------------

@@ -1,0 +1,48 @@
+"""Setting a game up by tapping: what the table tells the companion before the first move.
+
+A live table never types a face-down card. A game declares the few things its setup needs that
+are face up or chosen at the table (who deals, the Table Cards, the pyramid) as a
+:class:`SetupForm`; the referee's console taps them in from the real things (players, a deck grid,
+cube colours). Cards dealt face down are not part of the setup: each player taps their own in,
+in the game, with the game's ``dealt`` verb, on their own page (or a reader's hand pad does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.entry.picks import Choice, FieldSpec
+
+JsonValue = Any
+
+
+@dataclass(frozen=True)
+class SetupField:
+    """One thing the setup needs: its key in the header's setup, what it is drawn from, and how it reads."""
+
+    name: str
+    spec: FieldSpec
+    title: str
+    default: JsonValue = None
+    """What the field is when nobody taps it (a rulebook default), or None if it must be tapped."""
+
+
+@dataclass(frozen=True)
+class SetupForm:
+    """A game's setup as taps: the fields in the order the table does them, and their values."""
+
+    fields: tuple[SetupField, ...]
+    choices: Any = field(compare=False)
+    """``choices(players, options, setup_so_far, field_name, every) -> Sequence[Choice]``."""
+    build: Any = field(compare=False)
+    """``build(players, options, values) -> setup``: the header's setup from the tapped values."""
+
+    def values_for(self, players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str) -> Sequence[Choice]:
+        found: Sequence[Choice] = self.choices(players, options, values, name, False)
+        return found
+
+
+NO_SETUP = SetupForm((), lambda players, options, values, name, every: [], lambda players, options, values: {})
+"""A game that needs nothing but its players and options (Everest, with the rulebook's homes)."""

@@ -15,7 +15,9 @@ Every log of a table shares its folder's chain key, so a log moved aside still v
 from __future__ import annotations
 
 import enum
+import json
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,8 +145,8 @@ def open_for_serving(
     if stored is None:
         return opened
     differences = header_differences(stored, wanted)
-    if not differences:
-        return opened
+    if not differences or console_game(path) == stored.to_json():
+        return opened  # the config's game, or the one the referee's console started here
     if choose is None:
         game_log.close()
         raise LogError(mismatch_message(path, differences))
@@ -188,3 +190,32 @@ def _continue(broken: GameLog, exc: LogIntegrityError, wanted: Header) -> Opened
     )
     return Opened(fresh, archived=archived, continued=link)
 
+
+def console_marker(path: Path) -> Path:
+    """Beside the log: the header of the game the referee's console started in it."""
+    return path.with_name(path.name + ".console-game.json")
+
+
+def remember_console_game(path: Path, header: Header) -> None:
+    """Say that the log at ``path`` holds a game the console started, so that a restart resumes it
+    without asking whether to keep a game the config does not name."""
+    marker = console_marker(path)
+    temp = marker.with_name(marker.name + ".tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(header.to_json(), handle)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temp, marker)
+
+
+def console_game(path: Path) -> JsonObject | None:
+    """The header the console last started in the log at ``path``, if it did."""
+    try:
+        found = json.loads(console_marker(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        log.warning("%s: unreadable (%s); the config's game is what counts", console_marker(path), exc)
+        return None
+    return found if isinstance(found, dict) else None

@@ -10,13 +10,15 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 from companion.config import TableConfig
-from companion.core import JsonObject, Unexplained
+from companion.core import Header, JsonObject, Observation, Unexplained
 from companion.errors import ConfigError, SetupError
 from companion.games import get_game
-from companion.logfiles import Choice, open_for_serving
+from companion.log import GameLog, LogRow
+from companion.logfiles import Choice, move_aside, open_for_serving, remember_console_game
 from companion.service import WebServer, lan_url, new_pin, start_web, table_secret
 from companion.session import Session
 
@@ -67,15 +69,53 @@ class TableService:
             from hardware.service import TableHardware  # nfcpy and pyserial only for a table with readers
 
             self.hardware = TableHardware.from_config(
-                self.config, self.session.submit, on_health=self.session.report_health, on_alert=self._alert
+                self.config, self._submit, on_health=self._report_health, on_alert=self._alert
             )
             self.hardware.start()
         if self.config.camera is not None:
             self._start_camera()
         self.web = start_web(self.session, self.config.web, self.pin, self.secret)
+        self.web.app.extensions["host"] = self  # the console may start the next game
         self.public_url = lan_url(self.config.web.host, int(self.web.server.effective_port))
         self.web.app.config["PUBLIC_URL"] = self.public_url  # the address the QR code carries
         return self
+
+    # Readers and the camera report to whichever game is on the table now.
+    def _submit(self, observation: Observation) -> Future[LogRow]:
+        return self.session.submit(observation)
+
+    def _report_health(self, component: str, status: JsonObject) -> None:
+        self.session.report_health(component, status)
+
+    def new_game(self, header: Header) -> Session:
+        """Start ``header``'s game at this table: the game in progress keeps its own log (moved aside,
+        never deleted), the configured log path holds the new one, and every open page moves on.
+
+        Raises :class:`SetupError` (nothing changes) when the header cannot start a game."""
+        game = get_game(header.game)
+        game.new_state(header)  # a setup that cannot start is refused before anything changes
+
+        def swap(old: Session) -> Session:
+            old.stop()
+            self.log.close()
+            archived = move_aside(self.config.log_path)
+            self.log = GameLog(self.config.log_path)
+            session = Session(game, self.log, header)
+            session.health = dict(old.health)
+            session.start()
+            remember_console_game(self.config.log_path, header)
+            log.info("new game of %s for %s; the last one is kept in %s", game.id, ", ".join(header.players), archived)
+            self.session, self.game = session, game
+            return session
+
+        if self.web is None:
+            return swap(self.session)
+        from web import broadcaster, slot
+
+        app = self.web.app
+        session = slot(app).swap(swap)
+        broadcaster(app).switch(session)
+        return session
 
     def _alert(self, alert: Unexplained) -> None:
         # The observation itself reaches the session (and the log) with no card; this is the reader's count.
@@ -92,7 +132,7 @@ class TableService:
         self.vision = VisionPipeline(
             open_source(camera.source, clock=time.time), self.config.zones, settings, camera.players_by_colour
         )
-        self._threads.append(self.vision.start(self.session.submit, self._stop))
+        self._threads.append(self.vision.start(self._submit, self._stop))
         watcher = threading.Thread(target=self._watch_camera, name="camera-health", daemon=True)
         watcher.start()
         self._threads.append(watcher)
@@ -102,7 +142,7 @@ class TableService:
             health: JsonObject = self.vision.health().to_json()
             ok = health["camera"] == "ok" and health["calibrated"]
             status = "ok" if ok else ("reconnecting" if health["camera"] in ("lost", "starting") else "down")
-            self.session.report_health("camera", {"status": status, "detail": health["message"], **health})
+            self._report_health("camera", {"status": status, "detail": health["message"], **health})
 
     def stop(self) -> None:
         self._stop.set()

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from flask import Flask
+from flask import Flask, g, has_request_context, request
+
+from companion.core import Header
 
 from companion.session import Session
 from web.auth import PinGuard
@@ -42,17 +46,29 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         raise ValueError("create_app needs a REFEREE_PIN")
     if not app.config["TABLE_SECRET"]:
         app.config["TABLE_SECRET"] = secrets.token_bytes(32)
-    app.extensions["session"] = session
+    app.extensions["slot"] = SessionSlot(session)
     app.extensions["broadcaster"] = Broadcaster(session)
+    app.extensions["host"] = None  # a GameHost (TableService) lets the console start new games
     app.extensions["pin_guard"] = PinGuard(app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"])
 
-    from web import pages, players, referee, stream, taps
+    from web import lifecycle, pages, players, referee, stream, taps
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(taps.bp)
+    app.register_blueprint(lifecycle.bp)
+
+    @app.before_request
+    def _hold_the_game() -> None:
+        if request.path != "/events":  # a stream is ended on a swap instead of waited for
+            g.game_session = slot(app).enter()
+
+    @app.teardown_request
+    def _release_the_game(exc: BaseException | None) -> None:
+        if g.pop("game_session", None) is not None:
+            slot(app).leave()
 
     @app.after_request
     def _security_headers(response: Any) -> Any:
@@ -69,8 +85,82 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
 
 
 def table_session(app: Flask) -> Session:
-    session: Session = app.extensions["session"]
-    return session
+    """The game this request sees: the same one from its start to its end, even if the table moves
+    on to a new game meanwhile (see :class:`SessionSlot`)."""
+    if has_request_context() and "game_session" in g:
+        held: Session = g.game_session
+        return held
+    return slot(app).current
+
+
+class GameHost(Protocol):
+    """What starts a new game at this table (the running TableService)."""
+
+    def new_game(self, header: Header) -> Session: ...
+
+
+class SessionSlot:
+    """The table's current game, swapped when a new game starts.
+
+    Every request (but a live stream, which is ended with a "game" event and reconnects) holds the
+    game it started with until it ends; a swap waits for those requests, and new ones wait for the
+    swap: no request ever sees a game whose log is being closed.
+    """
+
+    SWAP_WAIT_S = 10.0
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+        self._cond = threading.Condition()
+        self._busy = 0
+        self._swapping = False
+
+    @property
+    def current(self) -> Session:
+        with self._cond:
+            return self._session
+
+    def enter(self) -> Session:
+        with self._cond:
+            while self._swapping:
+                self._cond.wait()
+            self._busy += 1
+            return self._session
+
+    def leave(self) -> None:
+        with self._cond:
+            self._busy -= 1
+            self._cond.notify_all()
+
+    def swap(self, make: Callable[[Session], Session]) -> Session:
+        """Replace the game with ``make(old)`` once no request holds the old one."""
+        with self._cond:
+            self._swapping = True
+            self._cond.wait_for(lambda: self._busy == 0, timeout=self.SWAP_WAIT_S)
+            if self._busy:
+                log.warning("starting a new game while %d requests still read the last one", self._busy)
+            try:
+                self._session = make(self._session)
+            finally:
+                self._swapping = False
+                self._cond.notify_all()
+            return self._session
+
+
+def slot(app: Flask) -> SessionSlot:
+    found: SessionSlot = app.extensions["slot"]
+    return found
+
+
+def let_go_of_the_game(app: Flask) -> None:
+    """This request stops holding the game it started with (it is about to replace it)."""
+    if g.pop("game_session", None) is not None:
+        slot(app).leave()
+
+
+def host(app: Flask) -> GameHost | None:
+    found: GameHost | None = app.extensions["host"]
+    return found
 
 
 def broadcaster(app: Flask) -> Broadcaster:

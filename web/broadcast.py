@@ -137,6 +137,19 @@ class Broadcaster:
         with self._lock:
             self._streams.discard(stream)
 
+    def switch(self, session: Session) -> None:
+        """The table moved on to a new game: every open page is told ("game") and its stream ended;
+        the pages reload and listen to the new game."""
+        self.unsubscribe()
+        self.session = session
+        self.unsubscribe = session.subscribe(self._on_batch)
+        with self._lock:
+            streams = list(self._streams)
+        news = Event("game", json.dumps({"game": session.game.id, "players": list(session.header.players)}))
+        for stream in streams:
+            stream.put(news)
+            stream.end()
+
     def shutdown(self) -> None:
         """End every open stream (server shutdown)."""
         self.unsubscribe()

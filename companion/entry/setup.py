@@ -27,6 +27,8 @@ class SetupField:
     title: str
     default: JsonValue = None
     """What the field is when nobody taps it (a rulebook default), or None if it must be tapped."""
+    rotates: bool = False
+    """A player who moves one seat on when the same table plays again (the dealer, the Evil Master)."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +41,15 @@ class SetupForm:
     build: Any = field(compare=False)
     """``build(players, options, values) -> setup``: the header's setup from the tapped values."""
 
-    def values_for(self, players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str) -> Sequence[Choice]:
-        found: Sequence[Choice] = self.choices(players, options, values, name, False)
-        return found
 
 
-NO_SETUP = SetupForm((), lambda players, options, values, name, every: [], lambda players, options, values: {})
+def _nothing(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:
+    return []
+
+
+def _empty(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+NO_SETUP = SetupForm((), _nothing, _empty)
 """A game that needs nothing but its players and options (Everest, with the rulebook's homes)."""

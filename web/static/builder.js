@@ -198,7 +198,7 @@
             tap("OK", "take-back-cancel", () => { confirming = null; load(); }));
         }
         return el("div", { class: "confirm" },
-          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + TC.moveText(p.move) + "?"),
+          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move) + "?"),
           tap("Yes, take it back", "take-back-confirm", async () => {
             confirming = null;
             await opts.takeBack.post(p.seq);
@@ -240,14 +240,4 @@
     };
   };
 
-  // A move in words, for the take-back question.
-  TC.moveText = function (move) {
-    if (!move) return "a move";
-    const parts = [move.by ? move.by + ":" : null, move.do];
-    for (const [k, v] of Object.entries(move)) {
-      if (k === "by" || k === "do" || k === "t") continue;
-      parts.push(k + " " + (Array.isArray(v) ? v.join(" ") : typeof v === "object" && v !== null ? JSON.stringify(v) : String(v)));
-    }
-    return parts.filter(Boolean).join(" ");
-  };
 })();

@@ -83,6 +83,12 @@ TC.connect = function (handlers, after) {
       setLive(true);
       if (handlers.board) handlers.board(JSON.parse(e.data));
     });
+    // The table moved on to a new game: this page shows the old one, so it starts again.
+    source.addEventListener("game", (e) => {
+      source.close();
+      if (handlers.game) handlers.game(JSON.parse(e.data));
+      else window.location.reload();
+    });
     source.addEventListener("row", (e) => {
       const row = JSON.parse(e.data);
       TC.lastSeq = row.seq;

@@ -63,5 +63,6 @@
   });
   refresh();
   builder.refresh();
-  TC.connect({ board: () => { refresh(); builder.refresh(); } });
+  // A new game: this link was for the last one (links are per game); the scoreboard says what is on.
+  TC.connect({ board: () => { refresh(); builder.refresh(); }, game: () => { window.location.href = "/"; } });
 })();

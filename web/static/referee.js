@@ -66,6 +66,7 @@
     TC.showAnswer(answer, await TC.post("/api/referee/correct", { move, seq: preview.seq }));
   });
 
+  let over = false;
   async function refresh() {
     const response = await fetch("/api/referee/view", { credentials: "same-origin" });
     if (!response.ok) return;
@@ -73,6 +74,7 @@
     document.getElementById("full").textContent = JSON.stringify(data.view, null, 1);
     const prompts = document.getElementById("prompts");
     const open = data.board.outcome ? [] : data.board.prompts;
+    if (data.board.outcome && TC.newGame && !over) { over = true; TC.newGame.reload(); } // offer "play again"
     // A prompt button starts that verb afresh for that player: no stale fields from the last move.
     prompts.replaceChildren(...open.map((p) => TC.el("div", { class: "prompt" },
       TC.el("button", { type: "button", class: "use", "data-tap": "prompt:" + (p.who || "") + ":" + p.verb, onclick: () => builder.start(p.verb, p.who || null) }, p.verb.replace(/_/g, " ")),

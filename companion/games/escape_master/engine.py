@@ -10,6 +10,7 @@ from typing import Any
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
 from companion.errors import IllegalMoveError
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import SetupForm
 from companion.game import Game
 from companion.games.escape_master.data import load_deck
 from companion.games.escape_master import drawing, entry, leaders, plays, rounds, specials, table, views
@@ -94,6 +95,9 @@ class EscapeMaster(Game[State]):
 
     def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
+
+    def setup_form(self) -> SetupForm:
+        return entry.SETUP_FORM
 
     def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
         found = table.interpret(state, observation)

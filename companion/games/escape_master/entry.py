@@ -9,13 +9,14 @@ piles and action piles), never from another hand or the draw pile.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, permutations
-from typing import Literal
+from typing import Any, Literal
 
 from companion.core import Move
-from companion.entry.picks import Choice, Pick
-from companion.games.escape_master.cards import ESCAPE_KINDS, TRAP_KINDS, Kind
+from companion.entry.picks import Choice, FieldSpec, Pick
+from companion.entry.setup import SetupField, SetupForm
+from companion.games.escape_master.cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind
 from companion.games.escape_master.leaders import BEFORE_START, BETWEEN
 from companion.games.escape_master.moves import (
     Beast,
@@ -283,3 +284,36 @@ def _piles(state: State, every: bool) -> list[Choice]:
     out.sort(key=lambda c: int(c.value))
     out.append(Choice(NEW, "new pile"))
     return out
+
+
+# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+
+
+def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:
+    if name == "dealer":
+        return [Choice(p, p) for p in players]
+    if name == "leaders":
+        return [Choice(t, t) for t in SUITS]
+    return []
+
+
+def _setup_build(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The header's setup: the first dealer, and each player's Escape Leader if the table uses them.
+    Hands are dealt in the game, each player tapping their own cards (``dealt``)."""
+    dealer = values.get("dealer") or (players[0] if players else None)
+    setup: dict[str, Any] = {"dealer": dealer}
+    leaders = values.get("leaders")
+    if isinstance(leaders, dict) and leaders:
+        setup["leaders"] = {p: tribes[0] if isinstance(tribes, list) and tribes else tribes for p, tribes in leaders.items()}
+    return setup
+
+
+SETUP_FORM = SetupForm(
+    (
+        SetupField("dealer", FieldSpec.one(Pick.PLAYER), "Who deals first", rotates=True),
+        SetupField("leaders", FieldSpec.by_player(Pick.WORD, 1, 1, optional=True), "Escape Leaders (tribe per player)"),
+    ),
+    _setup_choices,
+    _setup_build,
+)
+"""Escape Master's setup: who deals (the next player deals each new game) and the leaders."""

@@ -18,6 +18,7 @@ from companion.core import (
     Verdict,
 )
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import NO_SETUP, SetupForm
 from companion.game import Game
 from companion.games.everest import dice, entry, resolve, rounds, table, views
 from companion.games.everest.rounds import plans_needed, roll_waiting
@@ -251,6 +252,9 @@ class Everest(Game[EverestState]):
 
     def choices(self, state: EverestState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
+
+    def setup_form(self) -> SetupForm:
+        return NO_SETUP  # the homes are the rulebook's (options); nothing is dealt
 
     def prompts(self, state: EverestState) -> tuple[Prompt, ...]:
         return views.prompts(state, plans_needed(state), roll_waiting(state))

@@ -6,11 +6,12 @@ Take-away: players take 1 to 3 counters in turn from a pile; whoever takes the l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Rule, RuleBook, Unexplained, Verdict
+from companion.entry.picks import Choice, FieldSpec, Pick
 from companion.errors import SetupError
 from companion.game import Game
 
@@ -18,6 +19,7 @@ from companion.game import Game
 @dataclass(frozen=True)
 class Take(Move):
     verb: ClassVar[str] = "take"
+    picks = {"n": FieldSpec.one(Pick.NUMBER)}
     n: int
 
     def __post_init__(self) -> None:
@@ -29,6 +31,7 @@ class Take(Move):
 class Peek(Move):
     verb: ClassVar[str] = "peek"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
     card: str
 
 
@@ -103,6 +106,16 @@ class ToyGame(Game[State]):
 
     def view(self, state: State, player: str | None) -> JsonObject:
         return {**self.scoreboard(state), "secrets": [c for p, c in state.secrets if player in (None, p)]}
+
+    def candidates(self, state: State, by: str | None) -> Iterable[Move]:
+        return [Take(by=by, n=n) for n in range(1, state.most + 1)]
+
+    def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
+        if pick is Pick.NUMBER:
+            return [Choice(n, str(n)) for n in range(1, (9 if every else state.most) + 1)]
+        if pick is Pick.UNSEEN_CARD:
+            return [Choice(c, c) for c in ("ace", "king")]
+        return None
 
     def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
         if observation.kind is ObservationKind.TAG:

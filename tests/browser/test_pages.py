@@ -37,15 +37,20 @@ def test_the_console_refuses_without_the_pin_and_works_with_it(served: Served, p
     page.fill("input[name=pin]", "123456")
     page.click("button[type=submit]")
     page.wait_for_selector("text=Enter a move")
-    page.select_option("#verb", "take")
-    page.select_option("#by", "anna")
-    page.fill("#fields", '{"n": 2}')
-    page.click("#send")
+    # By taps: who acts, then a one-tap move the engine proposes.
+    page.click('[data-tap="by:anna"]')
+    page.wait_for_selector('[data-builder][data-ready="1"] [data-tap^="quick:"]')
+    page.click('[data-tap^="quick:"]:has-text("2")')
     page.wait_for_selector("#answer.legal")
     assert served.session.board()["scoreboard"]["left"] == 5
-    page.click("#undo")
+    # Take back says what it will undo, and does it only when confirmed.
+    page.click('[data-tap="take-back"]')
+    page.wait_for_selector(".confirm >> text=Take back row 2")
+    page.click('[data-tap="take-back-confirm"]')
     page.wait_for_function("() => document.getElementById('answer').textContent.includes('Recorded')")
     assert served.session.board()["scoreboard"]["left"] == 7
+    # The raw notation box is still there, folded away, for what taps cannot say.
+    assert page.locator("details.advanced #fields").count() == 1
 
 
 def test_log_page_lists_verdicts_and_shows_the_rule(served: Served, page: Any) -> None:

@@ -29,7 +29,7 @@ from companion.core import (
 from companion.entry.picks import Choice, Pick
 from companion.entry.setup import SetupForm
 from companion.errors import NotationError, SetupError
-from companion.notation import MoveCodec, dataclass_from_json, dataclass_to_json
+from companion.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
 

@@ -7,7 +7,8 @@ import pytest
 
 from companion.core import Header
 from companion.errors import NotationError
-from companion.notation import MoveCodec, parse_header
+from companion.codec import MoveCodec
+from companion.notation import parse_header
 from tests.toygame import GAME, Peek, Take
 
 

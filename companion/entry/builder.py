@@ -29,7 +29,7 @@ from companion.core import JsonObject, JsonValue, Move
 from companion.entry.picks import Choice, FieldSpec, Pick
 from companion.errors import NotationError
 from companion.game import Game
-from companion.notation import converter, value_to_json
+from companion.codec import converter, value_to_json
 
 log = logging.getLogger(__name__)
 

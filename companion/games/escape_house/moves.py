@@ -13,7 +13,7 @@ from companion.core import JsonObject, Move
 from companion.entry.picks import FieldSpec, Pick
 from companion.errors import NotationError
 from companion.games.escape_house.state import SEEN_PER_DRAW
-from companion.notation import MoveCodec
+from companion.codec import MoveCodec
 
 MAX_PLAYED = 8
 """At most one card is played per player, and at most eight play: a clear names no more cards."""

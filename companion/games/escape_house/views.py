@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import JsonObject
-from companion.notation import dataclass_to_json
+from companion.codec import dataclass_to_json
 from companion.games.escape_house.state import MAIN_ROOM, Phase, State
 
 

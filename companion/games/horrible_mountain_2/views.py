@@ -10,7 +10,7 @@ over, every key is filled and the hands are shown.
 from __future__ import annotations
 
 from companion.core import JsonObject
-from companion.notation import dataclass_to_json
+from companion.codec import dataclass_to_json
 from companion.games.horrible_mountain_2.cards import SLOTS, sort_cards
 from companion.games.horrible_mountain_2.scoring import score
 from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State

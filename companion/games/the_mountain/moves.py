@@ -18,7 +18,7 @@ from companion.core import JsonObject, Move
 from companion.entry.picks import FieldSpec, Pick
 from companion.errors import NotationError
 from companion.games.the_mountain.cards import RANKS, SLOTS, SUITS, check_card, check_position
-from companion.notation import MoveCodec
+from companion.codec import MoveCodec
 
 logger = logging.getLogger(__name__)
 

@@ -169,9 +169,8 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     if profile:  # bench instrumentation only: wrap the threads' entry points, change nothing inside
         from waitress.task import ThreadedTaskDispatcher
 
-        session._drain = profiled(session._drain, "session worker")  # type: ignore[method-assign]
         ThreadedTaskDispatcher.handler_thread = profiled(ThreadedTaskDispatcher.handler_thread, "stream threads (waitress)")
-    session.start()
+    session.start(around=(lambda body: profiled(body, "session worker")) if profile else None)
     web = start_web(session, WebConfig(host="127.0.0.1", port=0, threads=threads), pin="000000")
     registry = TagRegistry(base / "tags.json", game.id)
     for card in game.deck() or ():
@@ -189,19 +188,13 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     hub = broadcaster(web.app)
     backlog = {"session": 0, "stream": 0, "socket_bytes": 0}
     sampling = threading.Event()
-    channels = web.server._map
-
     def sample() -> None:
         """The deepest backlogs seen: observations not yet judged, events not yet taken by a stream,
         bytes waitress holds for sockets the clients have not read yet (outside the streams' bound)."""
         while not sampling.wait(0.02):
-            backlog["session"] = max(backlog["session"], session._queue.qsize())
-            with hub._lock:
-                streams = list(hub._streams)
-            depths = [int(getattr(s, "queue", s).qsize()) for s in streams]  # type: ignore[union-attr]  # a Queue, or a stream with qsize()
-            backlog["stream"] = max([backlog["stream"]] + depths)
-            held = sum(int(getattr(c, "total_outbufs_len", 0)) for c in list(channels.values()))
-            backlog["socket_bytes"] = max(backlog["socket_bytes"], held)
+            backlog["session"] = max(backlog["session"], session.queued())
+            backlog["stream"] = max([backlog["stream"]] + hub.depths())
+            backlog["socket_bytes"] = max(backlog["socket_bytes"], web.held_bytes())
 
     sampler = threading.Thread(target=sample, name="bench-sampler", daemon=True)
     sampler.start()

@@ -41,6 +41,10 @@ class WebServer:
         self.thread = threading.Thread(target=self._run, name="web", daemon=True)
         self.thread.start()
 
+    def held_bytes(self) -> int:
+        """Bytes waitress still holds for sockets whose clients have not read them (a backlog gauge)."""
+        return sum(int(getattr(channel, "total_outbufs_len", 0)) for channel in list(self.server._map.values()))
+
     @property
     def url(self) -> str:
         host, port = self.server.effective_host, self.server.effective_port

@@ -329,11 +329,18 @@ class Session:
 
     # -- a queue for readers and the camera -----------------------------------------------------
 
-    def start(self) -> None:
-        """Start the worker that drains :meth:`submit`'s queue in durable batches."""
+    def start(self, around: Callable[[Callable[[], None]], Callable[[], None]] | None = None) -> None:
+        """Start the worker that drains :meth:`submit`'s queue in durable batches.
+
+        ``around`` wraps the worker's body (a profiler in a benchmark); it changes nothing inside."""
         if self._worker is None:
-            self._worker = threading.Thread(target=self._drain, name="session", daemon=True)
+            body = around(self._drain) if around is not None else self._drain
+            self._worker = threading.Thread(target=body, name="session", daemon=True)
             self._worker.start()
+
+    def queued(self) -> int:
+        """Observations submitted and not yet judged (a backlog gauge)."""
+        return self._queue.qsize()
 
     def stop(self, timeout: float = 5.0) -> None:
         if self._worker is not None:

@@ -158,6 +158,12 @@ class Broadcaster:
         for stream in streams:
             stream.end()
 
+    def depths(self) -> list[int]:
+        """Events waiting in each open stream (a backlog gauge)."""
+        with self._lock:
+            streams = list(self._streams)
+        return [stream.qsize() for stream in streams]
+
     @property
     def listeners(self) -> int:
         with self._lock:

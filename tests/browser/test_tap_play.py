@@ -60,8 +60,11 @@ class Tapper:
         self.referee = referee
         self.taps = 0
 
-    def ready(self) -> None:
-        self.page.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+    def ready(self, seq: int | None = None) -> None:
+        """The builder has drawn its offer (for the log as it stands at row ``seq``, if given): what
+        is read from the page now is what a tap will hit."""
+        selector = '[data-builder][data-ready="1"]' + (f'[data-seq="{seq}"]' if seq is not None else "")
+        self.page.wait_for_selector(selector, timeout=WAIT_MS)
 
     def click(self, selector: str) -> None:
         self.page.locator(selector).first.click()
@@ -80,7 +83,7 @@ class Tapper:
         form = _plain(move_form(move))
         before = session.log.last_seq
         self.page.bring_to_front()  # a page in a background tab is throttled, as on a phone
-        self.ready()
+        self.ready(before)
         self.taps = 0
         if self.referee:
             who = move.by or ""
@@ -159,12 +162,12 @@ class Tapper:
         self.ready()
 
     def _sent(self, session: Session, before: int) -> int:
-        for _ in range(300):
+        for _ in range(WAIT_MS // 20):
             if session.log.last_seq > before:
                 break
             self.page.wait_for_timeout(20)
         assert session.log.last_seq == before + 1, "the move was not sent exactly once"
-        self.ready()
+        self.ready(before + 1)
         return self.taps
 
 

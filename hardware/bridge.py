@@ -272,15 +272,18 @@ class ArrayBridge(ReaderThread):
         else:
             self._listings.other()
         if isinstance(frame, TagFrame):
-            if self._on_state is not None and not self._rebuilt and len(self._held) < MAX_HELD:
+            if self._on_state is not None and not self._rebuilt:
                 self._held.append(frame)  # until the first listing says what is news
+                if len(self._held) >= MAX_HELD:
+                    log.warning("%s: %d tag frames and no listing yet: delivering them", self.port, len(self._held))
+                    self._release_held()
             else:
                 self._tag(frame, table_time)
         elif isinstance(frame, HeartbeatFrame):
             self._heartbeat(frame)
             snapshot = self._listings.heartbeat(frame)
-            if frame.listing is None and not self._rebuilt and self._settled():
-                self._release_held()  # firmware 1.x lists nothing: only the stale check is possible
+            if frame.listing is None and not self._rebuilt:
+                self._release_held()  # firmware 1.x lists nothing to wait for: only the stale check
         elif isinstance(frame, StatsFrame):
             self._stats(frame)
         if snapshot is not None:

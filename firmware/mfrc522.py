@@ -77,6 +77,7 @@ class MFRC522:
         self.cs.value(1)
         self._sleep_ms = sleep_ms
         self.field = False
+        self.failed = False
         # Counted since the last take_stats(): exchanges sent, collisions heard, bad answers.
         self.exchanges = 0
         self.collisions = 0
@@ -239,17 +240,26 @@ class MFRC522:
         if self.version() in (0x00, 0xFF):
             raise OSError("MFRC522 stopped answering")
 
-    def read_new(self):
+    def read_new(self, reset=False):
         """The UID of one tag that answers REQA (not halted since its field came on), halted; or None.
 
-        OSError if the chip itself does not answer.
+        ``failed`` says afterwards whether something answered but could not be read (a bit error, a
+        collision beyond repair). ``reset``: then send HLTA, so the tags half-way through are back
+        to IDLE (or HALT) and the next REQA starts clean; only where the field goes off after the
+        poll (a pad), since a card halted unread on a pile would stay silent. OSError if the chip
+        itself does not answer.
         """
-        return self._read(REQA)
+        uid = self._read(REQA)
+        if uid is None and self.failed and reset:
+            self.halt()
+        return uid
 
     def _read(self, request):
         self._alive()
+        self.failed = False
         if not self._request(request):
             return None
+        self.failed = True
         uid = b""
         for level in range(3):
             part = self._anticollision(SELECT[level])
@@ -267,6 +277,7 @@ class MFRC522:
                 break
         else:
             return None
+        self.failed = False
         self.halt()
         return uid
 

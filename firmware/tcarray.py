@@ -206,11 +206,15 @@ class ArrayFirmware:
         if self.switch_antennas:
             reader.antenna(True)  # every tag on the pad powers up IDLE: each answers one REQA
             try:
-                for _ in range(self.max_new):
-                    uid = reader.read_new()
-                    if uid is None:
-                        break
-                    seen.append(uid)
+                failures = 0  # reads garbled this poll (a bit error): each is tried again, twice at most
+                for _ in range(self.max_new + 2):
+                    uid = reader.read_new(reset=True)
+                    if uid is not None:
+                        seen.append(uid)
+                    elif not reader.failed or failures == 2:
+                        break  # silence: every tag on the pad has been read
+                    else:
+                        failures += 1
             finally:
                 reader.antenna(False)
         else:

@@ -190,3 +190,14 @@ def test_every_heartbeat_lists_the_tags_each_reader_knows_within_the_line_limit(
         listed.setdefault(f.channel, []).extend(f.uids)
     assert listed == {0: [u.hex() for u in cards[:20]], 1: [cards[20].hex()], 2: [cards[21].hex()]}
     assert max(len(line) for line in lines) <= 100
+
+
+def test_a_pad_with_bit_errors_keeps_its_cards_without_flicker() -> None:
+    table = Table(2, kinds=["pad", "pad"], settings=FieldSettings(max_answers=2, bit_error_rate=0.03, seed=21))
+    hand = uids(2, seed=22)
+    for uid in hand:
+        table.chips[0].place(uid)
+    table.rounds(500)
+    tags = [(f.event, f.uid) for f in table.all if isinstance(f, TagFrame)]
+    assert sorted(tags) == sorted(("arrive", uid.hex()) for uid in hand)
+    assert sum(r.errors for r in table.readers) > 0 or table.chips[0].exchanges > 0

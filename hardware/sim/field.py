@@ -174,6 +174,8 @@ class SimChip:
     regs: dict[int, int] = field(default_factory=dict)
     fifo: list[int] = field(default_factory=list)
     frames: list[bytes] = field(default_factory=list)
+    airlog: list[tuple[int, int | None]] = field(default_factory=list)
+    """Per exchange: bits the reader sent, bits it received (None: it timed out). For bench/bridge.py."""
     exchanges: int = 0
     field_cycles: int = 0
     _addr: int | None = None
@@ -298,6 +300,7 @@ class SimChip:
         self.regs[REG_COLL] = 0x20  # CollPosNotValid
         if not answers or len(answers) > self.settings.max_answers:
             self.regs[REG_COM_IRQ] = self.regs.get(REG_COM_IRQ, 0) | 0x01  # TimerIRq: nothing decodable
+            self.airlog.append((tx_bits, None))
             return
         merged = list(answers[0])
         length = max(len(a) for a in answers)
@@ -320,6 +323,7 @@ class SimChip:
             if merged:
                 flip = self.rng.randrange(len(merged))
                 merged[flip] ^= 1
+        self.airlog.append((tx_bits, len(merged)))
         self.fifo = list(from_bits(merged, rx_align))
         self.regs[REG_CONTROL] = (rx_align + len(merged)) % 8  # RxLastBits
         self.regs[REG_COM_IRQ] = self.regs.get(REG_COM_IRQ, 0) | 0x30  # RxIRq | IdleIRq

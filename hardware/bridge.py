@@ -11,11 +11,11 @@ Restarts are safe. The port is opened exclusively (a second service, or ``compan
 while the service runs, is refused rather than splitting the frames between them). Bytes buffered
 while nobody read the port are discarded, and so is the part-line after them. Tag frames are then
 held until the first heartbeat listing (every reader's known tags, firmware 2.0) that arrives
-``settle_s`` after the opening: those stamped before the port was opened are stale and dropped
-(counted), the rest delivered, and the table is rebuilt from the listing without judging anything
-again. After lost frames the next listing
-delivers what was missed. A step of the system clock (time sync on a Pi with no real-time clock)
-re-learns the array's clock offset, so table time follows the synced clock at once.
+``settle_s`` (half a second) after the opening, so within two heartbeats: those stamped before the
+port was opened are stale and dropped (counted), the rest delivered, and the table is rebuilt from
+the listing without judging anything again. After lost frames the next listing delivers what was
+missed. A step of the system clock (time sync on a Pi with no real-time clock) re-learns the
+array's clock offset, so table time follows the synced clock at once.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class ArrayBridge(ReaderThread):
         read_timeout_s: float = 0.05,
         open_serial: SerialOpener = serial.serial_for_url,
         on_state: StateSink | None = None,
-        settle_s: float = 1.2,
+        settle_s: float = 0.5,
     ) -> None:
         super().__init__()
         self.port = port
@@ -116,6 +116,8 @@ class ArrayBridge(ReaderThread):
         """Tag frames dropped because they were stamped before the port was opened."""
         self.discarded_bytes = 0
         """Bytes found buffered in the port when it was opened, and dropped unread."""
+        self.rebuilt_from_ms: int | None = None
+        """The array's clock at the listing the table was last rebuilt from (after an opening)."""
         self.stats: dict[int, StatsFrame] = {}
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
         self._set_all(Status.RECONNECTING, "not opened yet")
@@ -324,6 +326,7 @@ class ArrayBridge(ReaderThread):
             if not self._settled():
                 return
             self._release_held()
+            self.rebuilt_from_ms = snapshot.ms
         elif not self._dirty:
             return  # nothing was lost: the table already knows all this
         when = self._table_time(snapshot.ms)

@@ -224,11 +224,9 @@ def report(title: str, r: dict[str, Any]) -> None:
 
 SPI_BAUD = 1_000_000
 """firmware/main.py's SPI clock."""
-SPI_BITS_PER_ACCESS = 16
-"""One register access: the address byte and the data byte."""
 MICROPYTHON_PER_ACCESS_S = 25e-6
-"""Estimate: two chip-select toggles, an spi.write/read call and a bytes object in MicroPython on a
-125 MHz RP2040 (not measured on hardware yet)."""
+"""Estimate: two chip-select toggles, an spi.write/read call and a bytes object per register access
+(one chip-select transaction) in MicroPython on a 125 MHz RP2040 (not measured on hardware yet)."""
 RF_BIT_S = 128 / 13.56e6
 """One bit at 106 kbit/s (ISO/IEC 14443-2): 9.44 us."""
 FDT_S = 1172 / 13.56e6
@@ -261,23 +259,25 @@ def poll_costs(rounds: int = 40) -> dict[str, dict[str, float]]:
             rig.firmware.step()
         for _ in range(5):
             rig.firmware.step()
-        accesses = exchanges = timeouts = 0
+        accesses = exchanges = timeouts = clocked = 0
         air = guard = 0.0
         for r in range(rounds):
             if landing:
                 chip.place(bytes([0x04, 0x77, r, 0x30, 0x01, 0x02, 0x03]))  # a new card every poll
             chip.airlog.clear()
-            before = bus.transactions
+            before, bytes_before = bus.transactions, bus.bytes
             ch = rig.firmware.channels[0]
             rig.firmware._poll(0, ch)
             accesses += bus.transactions - before
+            clocked += bus.bytes - bytes_before
             exchanges += len(chip.airlog)
             timeouts += sum(1 for _, rx in chip.airlog if rx is None)
             air += sum(_air_s(tx, rx) for tx, rx in chip.airlog)
             guard += FIELD_ON_GUARD_S if kind == "pad" else 0.0
-        spi = accesses * (SPI_BITS_PER_ACCESS / SPI_BAUD + MICROPYTHON_PER_ACCESS_S)
+        spi = clocked * 8 / SPI_BAUD + accesses * MICROPYTHON_PER_ACCESS_S
         return {
             "spi_accesses": accesses / rounds,
+            "spi_bytes": clocked / rounds,
             "exchanges": exchanges / rounds,
             "timeouts": timeouts / rounds,
             "ms": (spi + air + guard) / rounds * 1000,
@@ -308,7 +308,7 @@ def report_poll_round(costs: dict[str, dict[str, float]], rounds: dict[str, floa
     print(f"reader array poll round (SPI {SPI_BAUD / 1e6:g} MHz, {MICROPYTHON_PER_ACCESS_S * 1e6:.0f} us MicroPython per access, "
           f"106 kbit/s RF, 1 ms timer, 5 ms pad field-on guard):")
     for state, v in costs.items():
-        print(f"  {state:<34} {v['spi_accesses']:6.1f} SPI accesses {v['exchanges']:5.1f} exchanges "
+        print(f"  {state:<34} {v['spi_accesses']:6.1f} SPI accesses ({v['spi_bytes']:5.1f} bytes) {v['exchanges']:5.1f} exchanges "
               f"({v['timeouts']:.1f} timed out)  {v['ms']:6.2f} ms")
     for layout, ms in rounds.items():
         print(f"  {layout:<68} {ms:6.1f} ms per round")

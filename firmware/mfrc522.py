@@ -90,6 +90,22 @@ class MFRC522:
         self.spi.write(bytes(((reg << 1) & 0x7E, value)))
         self.cs.value(1)
 
+    def _wr_fifo(self, data):
+        """Every byte into the FIFO in one transaction (datasheet 8.1.2.3: the address, then data bytes)."""
+        self.cs.value(0)
+        self.spi.write(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
+        self.cs.value(1)
+
+    def _rd_fifo(self, count):
+        """``count`` FIFO bytes in one transaction (datasheet 8.1.2.2: the read address once per byte,
+        then 0x00; each byte comes back during the next address)."""
+        address = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        self.cs.value(0)
+        self.spi.write(bytes((address,)))
+        data = self.spi.read(count - 1, address) + self.spi.read(1, 0x00) if count > 1 else self.spi.read(1, 0x00)
+        self.cs.value(1)
+        return data
+
     def _rd(self, reg):
         self.cs.value(0)
         self.spi.write(bytes((((reg << 1) & 0x7E) | 0x80,)))
@@ -148,8 +164,7 @@ class MFRC522:
         self._wr(COMMAND, CMD_IDLE)
         self._wr(COM_IRQ, 0x7F)  # clear every interrupt bit
         self._wr(FIFO_LEVEL, 0x80)  # flush the FIFO
-        for byte in data:
-            self._wr(FIFO_DATA, byte)
+        self._wr_fifo(data)
         framing = (rx_align << 4) | tx_last_bits
         self._wr(BIT_FRAMING, framing)
         self._wr(COMMAND, CMD_TRANSCEIVE)
@@ -169,7 +184,7 @@ class MFRC522:
             self.errors += 1
             return None
         count = self._rd(FIFO_LEVEL)
-        answer = bytes(self._rd(FIFO_DATA) for _ in range(count))
+        answer = self._rd_fifo(count) if count else b""
         if error & ERR_COLLISION:
             self.collisions += 1
             coll = self._rd(COLL)

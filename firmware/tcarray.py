@@ -1,15 +1,27 @@
 # Table Companion reader array: the polling and reporting logic (firmware/PROTOCOL.md).
 #
-# Hardware-free so it runs on the host in the project's tests: the readers are objects with
-# init() and read_uid() (None when no tag answers; OSError when the reader itself does not
-# answer), the clock is a function returning milliseconds, and lines go out through write().
-# main.py wires in the MFRC522 driver, time.ticks_ms and the USB serial port.
-# Runs on MicroPython and CPython: no typing, no dataclasses, no f-strings.
+# Hardware-free so it runs on the host in the project's tests: the readers are MFRC522 driver
+# objects (firmware/mfrc522.py) on a real or simulated SPI bus, the clock is a function returning
+# milliseconds, and lines go out through write(). main.py wires in the SPI bus, time.ticks_ms and the
+# USB serial port. Runs on MicroPython and CPython: no typing, no dataclasses, no f-strings.
+#
+# Two kinds of reader (docs/hardware.md, "The pile mechanism"):
+#   pad   a hand pad or a table slot: a card comes and goes. Its antenna is on only while it is
+#         polled (so it never hears a neighbour's tags, and every tag on it wakes IDLE), every tag
+#         that answers is read, and one missing for miss_limit polls in a row has departed.
+#   pile  a stack that grows: its antenna stays on, and every tag read is halted (HLTA), so only a
+#         newly placed card answers the next REQA, however many lie beneath it. Cards still there
+#         are checked a few per poll by WUPA + SELECT with their own UID (only that tag answers);
+#         one that fails pile_miss_limit checks in a row (each tried check_tries times) has departed.
+# Piles are polled first in every round, so a card landing on a pile is read and halted by its own
+# reader before a neighbouring pad switches its field on.
 
-from tcproto import frame, hexlify_upper
+from tcproto import frame, hexlify_upper, MAX_LINE
 
-VERSION = "tc-array-1.0"
+VERSION = "tc-array-2.0"
 SEQ_MODULUS = 65536
+PAD = "pad"
+PILE = "pile"
 
 
 class MsClock:
@@ -29,32 +41,61 @@ class MsClock:
 
 
 class Channel:
-    def __init__(self, reader):
+    def __init__(self, reader, kind):
         self.reader = reader
-        self.uid = None  # the tag on this reader as last reported
-        self.misses = 0  # polls in a row that did not see it
-        self.missed_at = 0  # clock at the first of those polls: when it left
+        self.kind = kind
+        self.known = []  # the tags on this reader as last reported, oldest first
+        self.misses = {}  # uid -> polls (pads) or checks (piles) in a row that missed it
+        self.missed_at = {}  # uid -> clock at the first of those: when it left
         self.ok = False  # the reader answers
         self.retry_at = 0
+        self.cursor = 0  # the next known tag a pile checks
+        self.woken = False  # a pile's field came (back) on: its known tags are IDLE, not halted
+        self.polls = 0
+        self.reads = 0
 
 
 class ArrayFirmware:
     """Polls every reader in turn; reports arrivals, departures, health and a heartbeat.
 
-    miss_limit: polls in a row a tag must be missing before it counts as departed (a tag at the
-    edge of a field does not answer every poll). heartbeat_ms: how often a heartbeat goes out even
-    when nothing happens. retry_ms: how often a reader that does not answer is re-initialised.
+    kinds: PAD or PILE per reader (default: all pads). neighbours: pairs of readers close enough to
+    hear each other's tags; two piles may not be neighbours (both fields stay on). miss_limit: polls
+    in a row a pad's tag must be missing before it departs (a tag at the edge of a field does not
+    answer every poll). heartbeat_ms: how often a heartbeat (with every reader's known tags) goes
+    out even when nothing happens. retry_ms: how often a reader that does not answer is
+    re-initialised. switch_antennas False keeps every field on (single-tag pads read with WUPA):
+    only for arrays whose readers are far apart.
     """
 
-    def __init__(self, readers, write, clock_ms, miss_limit=3, heartbeat_ms=1000, retry_ms=2000):
-        self.channels = [Channel(reader) for reader in readers]
+    def __init__(self, readers, write, clock_ms, kinds=None, neighbours=(), miss_limit=3, heartbeat_ms=1000,
+                 retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True):
+        kinds = list(kinds) if kinds is not None else [PAD] * len(readers)
+        if len(kinds) != len(readers):
+            raise ValueError("%d readers but %d kinds" % (len(readers), len(kinds)))
+        for kind in kinds:
+            if kind not in (PAD, PILE):
+                raise ValueError("reader kind %r is neither %r nor %r" % (kind, PAD, PILE))
+        for a, b in neighbours:
+            if kinds[a] == PILE and kinds[b] == PILE:
+                raise ValueError("readers %d and %d are neighbouring piles: both fields stay on and each would "
+                                 "read the other's new cards; move them apart or make one a pad" % (a, b))
+        self.channels = [Channel(reader, kind) for reader, kind in zip(readers, kinds)]
+        # Piles first: a card landing on a pile is halted by its own reader before any pad's field is on.
+        self.order = [i for i, k in enumerate(kinds) if k == PILE] + [i for i, k in enumerate(kinds) if k == PAD]
         self._write = write
         self._clock_ms = clock_ms
         self.miss_limit = miss_limit
         self.heartbeat_ms = heartbeat_ms
         self.retry_ms = retry_ms
+        self.pile_miss_limit = pile_miss_limit
+        self.checks_per_poll = checks_per_poll
+        self.check_tries = check_tries
+        self.max_new = max_new
+        self.switch_antennas = switch_antennas
         self.seq = 0
         self._next_heartbeat = 0
+
+    # -- frames -------------------------------------------------------------------------------
 
     def _send(self, kind, fields, ms=None):
         if ms is None:
@@ -65,9 +106,35 @@ class ArrayFirmware:
     def health(self):
         return "".join("O" if ch.ok else "F" for ch in self.channels)
 
+    def _listing(self, ms):
+        """The K frames naming every reader's known tags, each frame as long as a line allows."""
+        frames = []
+        for index in range(len(self.channels)):
+            uids = [hexlify_upper(uid) for uid in self.channels[index].known]
+            while uids:
+                fields = [str(index)]
+                while uids and len(frame(self.seq, ms, "K", fields + [uids[0]])) <= MAX_LINE - 6:
+                    fields.append(uids.pop(0))
+                frames.append(fields)
+        return frames
+
     def heartbeat(self):
-        self._send("H", [self.health()])
-        self._next_heartbeat = self._clock_ms() + self.heartbeat_ms
+        """H (health, and how many K frames follow), the K frames, then one S (stats) per reader.
+
+        The host rebuilds what lies on every reader from one heartbeat's K frames (a restart, lost
+        frames): nothing else is sent between them, so they are one snapshot.
+        """
+        ms = self._clock_ms()
+        listing = self._listing(ms)
+        self._send("H", [self.health(), str(len(listing))], ms)
+        for fields in listing:
+            self._send("K", fields, ms)
+        for index in range(len(self.channels)):
+            ch = self.channels[index]
+            exchanges, collisions, errors = ch.reader.take_stats() if ch.ok else (0, 0, 0)
+            self._send("S", [str(index), str(ch.polls), str(ch.reads), str(collisions), str(errors)], ms)
+            ch.polls = ch.reads = 0
+        self._next_heartbeat = ms + self.heartbeat_ms
 
     def boot(self):
         """Power-up: initialise every reader, then say who we are and how they are."""
@@ -79,16 +146,19 @@ class ArrayFirmware:
 
     def _init(self, ch, now):
         try:
-            ch.reader.init()
+            ch.reader.init(field=ch.kind == PILE or not self.switch_antennas)
             ch.ok = True
+            ch.woken = True
         except OSError:
             ch.ok = False
             ch.retry_at = now + self.retry_ms
 
+    # -- polling ------------------------------------------------------------------------------
+
     def step(self):
         """One round over all readers; a heartbeat if one is due or a reader's health changed."""
         before = self.health()
-        for index in range(len(self.channels)):
+        for index in self.order:
             self._poll(index, self.channels[index])
         if self.health() != before or self._clock_ms() >= self._next_heartbeat:
             self.heartbeat()
@@ -101,32 +171,93 @@ class ArrayFirmware:
             self._init(ch, now)
             if not ch.ok:
                 return
+        ch.polls += 1
         try:
-            uid = ch.reader.read_uid()
+            if ch.kind == PILE:
+                self._poll_pile(index, ch)
+            else:
+                self._poll_pad(index, ch)
         except OSError:
-            # The reader stopped answering. Say nothing about its tag: when it answers again,
-            # the tag is either still there (nothing to say) or gone (a departure).
+            # The reader stopped answering. Say nothing about its tags: when it answers again,
+            # each is either still there (nothing to say) or gone (a departure).
             ch.ok = False
             ch.retry_at = now + self.retry_ms
-            return
-        seen = self._clock_ms()
-        if uid is None:
-            if ch.uid is not None:
-                if ch.misses == 0:
-                    ch.missed_at = seen
-                ch.misses += 1
-                if ch.misses >= self.miss_limit:
-                    self._send("D", [str(index), hexlify_upper(ch.uid)], ch.missed_at)
-                    ch.uid = None
-                    ch.misses = 0
-            return
-        ch.misses = 0
-        if uid == ch.uid:
-            return
-        if ch.uid is not None:
-            self._send("D", [str(index), hexlify_upper(ch.uid)], seen)
-        self._send("A", [str(index), hexlify_upper(uid)], seen)
-        ch.uid = uid
+
+    def _arrived(self, index, ch, uid):
+        ch.reads += 1
+        ch.misses.pop(uid, None)
+        if uid not in ch.known:
+            ch.known.append(uid)
+            self._send("A", [str(index), hexlify_upper(uid)])
+
+    def _missed(self, index, ch, uid, limit, at):
+        if uid not in ch.misses:
+            ch.misses[uid] = 0
+            ch.missed_at[uid] = at
+        ch.misses[uid] += 1
+        if ch.misses[uid] >= limit:
+            ch.known.remove(uid)
+            del ch.misses[uid]
+            self._send("D", [str(index), hexlify_upper(uid)], ch.missed_at.pop(uid))
+
+    def _poll_pad(self, index, ch):
+        reader = ch.reader
+        seen = []
+        if self.switch_antennas:
+            reader.antenna(True)  # every tag on the pad powers up IDLE: each answers one REQA
+            try:
+                failures = 0  # reads garbled this poll (a bit error): each is tried again, twice at most
+                for _ in range(self.max_new + 2):
+                    uid = reader.read_new(reset=True)
+                    if uid is not None:
+                        seen.append(uid)
+                    elif not reader.failed or failures == 2:
+                        break  # silence: every tag on the pad has been read
+                    else:
+                        failures += 1
+            finally:
+                reader.antenna(False)
+        else:
+            uid = reader.read_uid_woken()
+            if uid is not None:
+                seen.append(uid)
+        at = self._clock_ms()
+        for uid in seen:
+            self._arrived(index, ch, uid)
+        for uid in list(ch.known):
+            if uid not in seen:
+                self._missed(index, ch, uid, self.miss_limit, at)
+
+    def _poll_pile(self, index, ch):
+        reader = ch.reader
+        if ch.woken:
+            # The field was off (boot, a reader reset): every card on the pile woke IDLE and would
+            # answer REQA together. Halt each known one by its own UID first; a big stack could not
+            # be told apart by anticollision.
+            ch.woken = False
+            for uid in list(ch.known):
+                self._check(index, ch, uid)
+        for _ in range(self.max_new):  # only cards placed since they were last read answer REQA
+            uid = reader.read_new()
+            if uid is None:
+                break
+            self._arrived(index, ch, uid)
+        for _ in range(min(self.checks_per_poll, len(ch.known))):
+            ch.cursor %= len(ch.known)
+            if self._check(index, ch, ch.known[ch.cursor]):
+                ch.cursor += 1
+
+    def _check(self, index, ch, uid):
+        """Is ``uid`` still on the pile? Halts it again if so; counts a miss (maybe a departure) if not."""
+        at = self._clock_ms()
+        for _ in range(self.check_tries):
+            if ch.reader.check(uid):
+                ch.reads += 1
+                ch.misses.pop(uid, None)
+                ch.missed_at.pop(uid, None)
+                return True
+        self._missed(index, ch, uid, self.pile_miss_limit, at)
+        return uid in ch.known
 
     def run(self, feed=None):
         """Forever: boot, then poll. ``feed`` is called every round (a watchdog)."""

@@ -2,6 +2,9 @@
 # Runs on MicroPython (RP2040) and on CPython (the project's tests): no typing, no f-strings.
 
 
+MAX_LINE = 100  # bytes in a frame, newline included (PROTOCOL.md)
+
+
 def _table():
     table = []
     for byte in range(256):

@@ -6,6 +6,16 @@ ones, detects lost and repeated frames by sequence number, maps the array's cloc
 and turns ``A``/``D`` frames into :class:`ReaderEvent` values for reader ``array:N``. When the
 port fails (unplugged) it reports ``reconnecting`` and retries with backoff; when the array falls
 quiet it reports ``silent``; it never stops on bad input.
+
+Restarts are safe. The port is opened exclusively (a second service, or ``companion hw check``
+while the service runs, is refused rather than splitting the frames between them). Bytes buffered
+while nobody read the port are discarded, and so is the part-line after them. Tag frames are then
+held until the first heartbeat listing (every reader's known tags, firmware 2.0) that arrives
+``settle_s`` (half a second) after the opening, so within two heartbeats: those stamped before the
+port was opened are stale and dropped (counted), the rest delivered, and the table is rebuilt from
+the listing without judging anything again. After lost frames the next listing delivers what was
+missed. A step of the system clock (time sync on a Pi with no real-time clock) re-learns the
+array's clock offset, so table time follows the synced clock at once.
 """
 
 from __future__ import annotations
@@ -26,18 +36,30 @@ from hardware.protocol import (
     BootFrame,
     Frame,
     HeartbeatFrame,
+    KnownFrame,
     SequenceTracker,
     SeqVerdict,
+    StatsFrame,
     TagFrame,
     parse_frame,
     split_line,
 )
+from hardware.resync import ListingAssembler, Snapshot
 from hardware.worker import ReaderThread
 
 log = logging.getLogger(__name__)
 
 EventSink = Callable[[ReaderEvent], object]
+StateSink = Callable[[str, tuple[str, ...], float, bool], object]
+"""``(reader, uids, table_time, judge)``: what lies on a reader now (TableModel.resync)."""
 SerialOpener = Callable[..., Any]
+
+STALE_TOLERANCE_S = 0.05
+"""A tag frame stamped this long before the port was opened is stale (clock estimate slack)."""
+CLOCK_STEP_S = 0.5
+"""A jump of the system clock against the monotonic clock bigger than this is a time-sync step."""
+MAX_HELD = 1000
+"""Tag frames held waiting for the first listing, at most (an array that never lists releases them)."""
 
 
 class ArrayBridge(ReaderThread):
@@ -58,11 +80,15 @@ class ArrayBridge(ReaderThread):
         backoff: Backoff | None = None,
         read_timeout_s: float = 0.05,
         open_serial: SerialOpener = serial.serial_for_url,
+        on_state: StateSink | None = None,
+        settle_s: float = 0.5,
     ) -> None:
         super().__init__()
         self.port = port
         self.link_id = link_id
         self._on_event = on_event
+        self._on_state = on_state
+        self._settle_s = settle_s
         self._health = health
         self._baudrate = baudrate
         self._clock = clock
@@ -80,6 +106,20 @@ class ArrayBridge(ReaderThread):
         self._silent = False
         self.frames = 0
         """Valid frames read so far (all types)."""
+        self._listings = ListingAssembler()
+        self._opened_at = 0.0
+        self._rebuilt = False  # the first listing since the port was opened has been applied
+        self._dirty = False  # frames were lost since the last listing
+        self._held: list[TagFrame] = []
+        self._clock_base: float | None = None  # system clock minus monotonic, to see it step
+        self.stale = 0
+        """Tag frames dropped because they were stamped before the port was opened."""
+        self.discarded_bytes = 0
+        """Bytes found buffered in the port when it was opened, and dropped unread."""
+        self.rebuilt_from_ms: int | None = None
+        """The array's clock at the listing the table was last rebuilt from (after an opening)."""
+        self.stats: dict[int, StatsFrame] = {}
+        """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -100,13 +140,17 @@ class ArrayBridge(ReaderThread):
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                link = self._open_serial(self.port, baudrate=self._baudrate, timeout=self._read_timeout_s)
+                link = self._open_serial(self.port, baudrate=self._baudrate, timeout=self._read_timeout_s, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._failed(f"cannot open {self.port}: {exc}")
                 continue
             self._backoff.succeeded()
             self._seq.reset()
             self._device_clock.reset()
+            self._opened_at = self._clock()
+            self._rebuilt = False
+            self._dirty = True
+            self._held.clear()
             self._last_frame = time.monotonic()
             self._silent = False
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
@@ -138,13 +182,37 @@ class ArrayBridge(ReaderThread):
         if status is not Status.OK:
             self._channel_status.clear()
 
+    def _discard_stale(self, link: Any) -> None:
+        """Drop what the port buffered while nobody read it: those frames are not news."""
+        waiting = int(link.in_waiting)
+        link.reset_input_buffer()
+        self.discarded_bytes += waiting
+        if waiting:
+            log.info("%s: %d stale byte(s) buffered while the port was closed: discarded", self.port, waiting)
+
+    def _clock_stepped(self) -> None:
+        base = self._clock() - time.monotonic()
+        if self._clock_base is not None and abs(base - self._clock_base) > CLOCK_STEP_S:
+            log.info("%s: the system clock stepped by %+.1f s (time sync); table time follows it", self.port, base - self._clock_base)
+            self._device_clock.reset()
+        self._clock_base = base
+
     def _pump(self, link: Any) -> None:
+        self._discard_stale(link)
         pending = bytearray()
+        synced = False  # the first bytes may be the tail of a line: skip to the first newline
         while not self._stop.is_set():
             self._health.flush()
             chunk = link.read(link.in_waiting or 1)
             if chunk:
                 arrived = self._clock()
+                self._clock_stepped()
+                if not synced and not chunk.startswith(b"$"):
+                    newline = chunk.find(b"\n")
+                    if newline < 0:
+                        continue
+                    chunk = chunk[newline + 1 :]
+                synced = True
                 pending += chunk
                 start = 0
                 while (end := pending.find(b"\n", start)) >= 0:
@@ -177,6 +245,7 @@ class ArrayBridge(ReaderThread):
         if isinstance(frame, BootFrame):
             self._seq.reset()
             self._device_clock.reset()
+            self._dirty = True
             log.info("%s: array booted (firmware %s, %d channels)", self.port, frame.firmware, frame.channels)
             self._channels.update(range(frame.channels))
         verdict, missing = self._seq.check(frame.seq)
@@ -184,6 +253,8 @@ class ArrayBridge(ReaderThread):
             self._health.count(self.link_id, "duplicates")
             log.warning("%s: frame %d came twice; skipped", self.port, frame.seq)
             return
+        if verdict is not SeqVerdict.OK:
+            self._dirty = True
         if verdict is SeqVerdict.GAP:
             self._health.count(self.link_id, "gaps", missing)
             log.warning("%s: %d frame(s) lost before frame %d", self.port, missing, frame.seq)
@@ -197,10 +268,80 @@ class ArrayBridge(ReaderThread):
         if self._silent:
             self._silent = False  # the channels get their status back from the next heartbeat
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
+        snapshot = None
+        if isinstance(frame, KnownFrame):
+            snapshot = self._listings.known(frame)
+        else:
+            self._listings.other()
         if isinstance(frame, TagFrame):
-            self._tag(frame, table_time)
+            if self._on_state is not None and not self._rebuilt:
+                self._held.append(frame)  # until the first listing says what is news
+                if len(self._held) >= MAX_HELD:
+                    log.warning("%s: %d tag frames and no listing yet: delivering them", self.port, len(self._held))
+                    self._release_held()
+            else:
+                self._tag(frame, table_time)
         elif isinstance(frame, HeartbeatFrame):
             self._heartbeat(frame)
+            snapshot = self._listings.heartbeat(frame)
+            if frame.listing is None and not self._rebuilt:
+                self._release_held()  # firmware 1.x lists nothing to wait for: only the stale check
+        elif isinstance(frame, StatsFrame):
+            self._stats(frame)
+        if snapshot is not None:
+            self._snapshot(snapshot)
+
+    def _settled(self) -> bool:
+        """Open long enough that what arrives now was written after the port was opened.
+
+        A Pico that could not send while nobody read keeps a little in its own USB buffer and
+        sends it the moment the port opens: those frames, and the listing among them, arrive in
+        the first moments. Fresh heartbeats after ``settle_s`` also correct the clock offset those
+        stale frames misled, so every held frame can then be told stale or fresh by its stamp.
+        """
+        return self._clock() - self._opened_at >= self._settle_s
+
+    def _table_time(self, ms: int) -> float:
+        offset = self._device_clock.offset
+        return self._clock() if offset is None else ms / 1000.0 + offset
+
+    def _release_held(self) -> None:
+        """The tag frames held since the port opened: stale ones dropped, fresh ones delivered."""
+        self._rebuilt = True
+        held, self._held = self._held, []
+        for frame in held:
+            when = self._table_time(frame.ms)
+            if when < self._opened_at - STALE_TOLERANCE_S:
+                self.stale += 1
+                self._health.count(self.link_id, "stale_frames")
+                log.info("%s: stale frame from before the port was opened, not judged: %s %s on channel %d", self.port, frame.event, frame.uid, frame.channel)
+                continue
+            self._tag(frame, when)
+
+    def _snapshot(self, snapshot: Snapshot) -> None:
+        if self._on_state is None:
+            return
+        first = not self._rebuilt
+        if first:
+            if not self._settled():
+                return
+            self._release_held()
+            self.rebuilt_from_ms = snapshot.ms
+        elif not self._dirty:
+            return  # nothing was lost: the table already knows all this
+        when = self._table_time(snapshot.ms)
+        for channel in sorted(self._channels | set(range(snapshot.channels))):
+            try:
+                self._on_state(f"array:{channel}", snapshot.on(channel), when, not first)
+            except Exception:  # as for events: the table's failure must not stop the link
+                log.exception("rebuilding array:%d from the listing failed", channel)
+        self._dirty = False
+        self._health.count(self.link_id, "rebuilds" if first else "resyncs")
+
+    def _stats(self, frame: StatsFrame) -> None:
+        self.stats[frame.channel] = frame
+        if frame.errors:
+            self._health.count(f"array:{frame.channel}", "read_errors", frame.errors)
 
     def _tag(self, frame: TagFrame, table_time: float) -> None:
         reader = f"array:{frame.channel}"

@@ -22,6 +22,7 @@ import nfc.tag
 from companion.errors import HardwareError
 from companion.table.events import ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.usbnames import resolve
 from hardware.worker import ReaderThread
 
 log = logging.getLogger(__name__)
@@ -36,10 +37,15 @@ FrontendOpener = Callable[[str], Any]
 
 
 def open_frontend(path: str) -> Any:
-    """An opened ``nfc.ContactlessFrontend``; :class:`HardwareError` if no device answers on ``path``."""
+    """An opened ``nfc.ContactlessFrontend``; :class:`HardwareError` if no device answers on ``path``.
+
+    ``path`` may be a stable name (``usb-serial:…``, ``usb-port:…``, :mod:`hardware.usbnames`),
+    looked up anew at every opening since the reader's bus and device numbers change on a re-plug.
+    """
+    device = resolve(path)
     clf = nfc.ContactlessFrontend()
-    if not clf.open(path):
-        raise HardwareError(f"no NFC reader found on {path}")
+    if not clf.open(device):
+        raise HardwareError(f"no NFC reader found on {path}" + (f" ({device})" if device != path else ""))
     return clf
 
 

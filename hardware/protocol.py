@@ -7,7 +7,9 @@ One frame per line, ASCII::
 ``seq`` counts frames modulo 65536 (0 at boot), ``ms`` is the array's own millisecond clock,
 ``CRC`` is CRC-16/CCITT-FALSE of the bytes between ``$`` and ``*`` as four hex digits. Types:
 ``B`` boot (firmware, channels), ``A``/``D`` arrive/depart (channel, uid), ``H`` heartbeat (one
-health letter per channel: ``O`` ok, ``F`` the reader does not answer).
+health letter per channel: ``O`` ok, ``F`` the reader does not answer; from firmware 2.0 also how
+many ``K`` frames follow), ``K`` known tags (channel, uids: the snapshot the heartbeat announced),
+``S`` a reader's statistics since the last heartbeat (polls, reads, collisions, errors).
 
 Everything here is pure: :func:`parse_frame` turns one line into a frame or raises
 :class:`~companion.errors.FrameError`; :func:`encode_frame` is its inverse (for simulators).
@@ -64,9 +66,31 @@ class HeartbeatFrame:
     ms: int
     health: str
     """One letter per channel: ``O`` ok, ``F`` the reader does not answer."""
+    listing: int | None = None
+    """How many K frames follow, naming every tag each reader knows (None: firmware 1.x, no listing)."""
 
 
-Frame = BootFrame | TagFrame | HeartbeatFrame
+@dataclass(frozen=True, slots=True)
+class KnownFrame:
+    seq: int
+    ms: int
+    channel: int
+    uids: tuple[str, ...]
+    """Lower-case hex: tags lying on reader ``channel`` at the heartbeat (more may follow in the next K)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StatsFrame:
+    seq: int
+    ms: int
+    channel: int
+    polls: int
+    reads: int
+    collisions: int
+    errors: int
+
+
+Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame
 
 
 def _show(line: bytes) -> str:
@@ -85,6 +109,12 @@ def _number(raw: bytes, name: str, line: bytes, limit: int | None = None) -> int
 
 def _channel(raw: bytes, line: bytes) -> int:
     return _number(raw, "channel", line, MAX_CHANNELS)
+
+
+def _uid(raw: bytes, line: bytes) -> str:
+    if not _HEX.match(raw) or len(raw) // 2 not in (4, 7, 8, 10) or len(raw) % 2:
+        raise FrameError(f"uid {_show(raw)} is not 4, 7, 8 or 10 bytes of hex in frame '{_show(line)}'")
+    return raw.decode("ascii").lower()
 
 
 def parse_frame(line: bytes) -> Frame:
@@ -116,14 +146,21 @@ def parse_frame(line: bytes) -> Frame:
         if len(rest) != 2:
             raise FrameError(f"a tag frame carries channel and uid: '{_show(line)}'")
         channel = _channel(rest[0], line)
-        uid = rest[1]
-        if not _HEX.match(uid) or len(uid) // 2 not in (4, 7, 8, 10) or len(uid) % 2:
-            raise FrameError(f"uid {_show(uid)} is not 4, 7, 8 or 10 bytes of hex in frame '{_show(line)}'")
-        return TagFrame(seq, ms, "arrive" if kind == b"A" else "depart", channel, uid.decode("ascii").lower())
+        return TagFrame(seq, ms, "arrive" if kind == b"A" else "depart", channel, _uid(rest[1], line))
     if kind == b"H":
-        if len(rest) != 1 or not 1 <= len(rest[0]) <= MAX_CHANNELS or not set(rest[0].decode("latin-1")) <= HEALTH_LETTERS:
+        if not 1 <= len(rest) <= 2 or not 1 <= len(rest[0]) <= MAX_CHANNELS or not set(rest[0].decode("latin-1")) <= HEALTH_LETTERS:
             raise FrameError(f"a heartbeat carries one health letter (O or F) per channel: '{_show(line)}'")
-        return HeartbeatFrame(seq, ms, rest[0].decode("ascii"))
+        listing = _number(rest[1], "listing count", line, 256) if len(rest) == 2 else None
+        return HeartbeatFrame(seq, ms, rest[0].decode("ascii"), listing)
+    if kind == b"K":
+        if len(rest) < 2:
+            raise FrameError(f"a known-tags frame carries a channel and at least one uid: '{_show(line)}'")
+        return KnownFrame(seq, ms, _channel(rest[0], line), tuple(_uid(raw, line) for raw in rest[1:]))
+    if kind == b"S":
+        if len(rest) != 5:
+            raise FrameError(f"a stats frame carries channel, polls, reads, collisions and errors: '{_show(line)}'")
+        polls, reads, collisions, errors = (_number(raw, "count", line) for raw in rest[1:])
+        return StatsFrame(seq, ms, _channel(rest[0], line), polls, reads, collisions, errors)
     if kind == b"B":
         if len(rest) != 2:
             raise FrameError(f"a boot frame carries firmware version and channel count: '{_show(line)}'")
@@ -142,7 +179,11 @@ def encode_frame(frame: Frame) -> bytes:
     if isinstance(frame, TagFrame):
         tail = f"{'A' if frame.event == 'arrive' else 'D'},{frame.channel},{frame.uid.upper()}"
     elif isinstance(frame, HeartbeatFrame):
-        tail = f"H,{frame.health}"
+        tail = f"H,{frame.health}" + ("" if frame.listing is None else f",{frame.listing}")
+    elif isinstance(frame, KnownFrame):
+        tail = f"K,{frame.channel}," + ",".join(uid.upper() for uid in frame.uids)
+    elif isinstance(frame, StatsFrame):
+        tail = f"S,{frame.channel},{frame.polls},{frame.reads},{frame.collisions},{frame.errors}"
     else:
         tail = f"B,{frame.firmware},{frame.channels}"
     body = f"{frame.seq % SEQ_MODULUS},{frame.ms},{tail}".encode("ascii")

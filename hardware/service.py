@@ -58,7 +58,15 @@ class TableHardware:
             raise ConfigError("zones use reader-array channels (array:N) but the config has no [array] port")
         self.nfc = NfcReaderService(nfc_paths, self.table.reader_event, self.health, clock=clock)
         self.array = (
-            ArrayBridge(array_port, self.table.reader_event, self.health, baudrate=array_baud, channels=channels, clock=clock)
+            ArrayBridge(
+                array_port,
+                self.table.reader_event,
+                self.health,
+                baudrate=array_baud,
+                channels=channels,
+                clock=clock,
+                on_state=self.table.resync,
+            )
             if channels and array_port
             else None
         )

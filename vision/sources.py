@@ -94,7 +94,7 @@ class PiCamera:
     def open(self) -> None:
         try:
             from picamera2 import Picamera2
-        except ImportError as exc:
+        except (ImportError, ValueError) as exc:  # ValueError: apt picamera2 built for another numpy ABI
             raise HardwareError(PICAMERA2_MISSING) from exc
         try:
             cam = Picamera2()

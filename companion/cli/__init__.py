@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "companion.cli.serve",
     "companion.cli.demo",
     "companion.cli.enroll",
+    "companion.cli.hw",
 )
 
 

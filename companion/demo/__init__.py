@@ -1,7 +1,8 @@
 """``companion demo``: the whole pipeline with a simulated reader array and a scripted game.
 
-A game of Escape Master is played at table speed: tags arrive at readers on a simulated array over a
-pseudo-terminal, the real bridge reads the frames, the table model turns them into observations, the
+A game of Escape Master is played at table speed: cards land on (and stack up on) the readers of a
+simulated array, whose real firmware polls a simulated field and writes its frames down a
+pseudo-terminal (companion/demo/rig.py); the real bridge reads the frames, the table model turns them into observations, the
 session judges and logs them, and the scoreboard on localhost follows live. After every turn the demo
 checks that the real pipeline reached the board the game's own simulation expects; where a tap was
 read otherwise, the demo's referee undoes it and enters the move by hand (as a real referee would),

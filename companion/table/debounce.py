@@ -64,6 +64,10 @@ class Debouncer:
         """Every held departure (on shutdown)."""
         return self._release(lambda held: True)
 
+    def release_reader(self, reader: str) -> list[ReaderEvent]:
+        """Every held departure of one reader (its reader has just said what lies on it)."""
+        return self._release(lambda held: held.event.reader == reader)
+
     def next_due(self) -> float | None:
         if not self._held:
             return None

@@ -99,6 +99,40 @@ class TableModel:
                 self._ensure_timer()
                 self._wake.notify()
 
+    def resync(self, reader: str, uids: Iterable[str], table_time: float, judge: bool) -> None:
+        """A reader says which tags lie on it now (the reader array's heartbeat listing).
+
+        ``judge`` False (the service has just opened the array, after a restart): the model takes
+        the listing as it is, with no observation: those cards were judged when they landed, and
+        the session has resumed from its log. ``judge`` True (frames were lost on a running link):
+        each difference is delivered as the arrival or departure that was missed, at ``table_time``.
+        """
+        with self._lock:
+            zone = self._by_reader.get(reader)
+            if zone is None:
+                return
+            for ready in self._debouncer.release_reader(reader):
+                self._deliver(ready)
+            present = self._present.setdefault(reader, {})
+            listed = dict.fromkeys(uids)
+            gone = [uid for uid in present if uid not in listed]
+            new = [uid for uid in listed if uid not in present]
+            if not gone and not new:
+                return
+            if not judge:
+                for uid in gone:
+                    del present[uid]
+                present.update(dict.fromkeys(new))
+                log.info("%s: rebuilt from its reader's listing: %d tag(s) lie there", zone.name, len(present))
+                self._count(reader, "rebuilt")
+                return
+            log.warning("%s: frames were lost; %d missed arrival(s) and %d departure(s) delivered now", zone.name, len(new), len(gone))
+            for uid in gone:
+                self._deliver(ReaderEvent(reader, uid, "depart", table_time))
+            for uid in new:
+                self._deliver(ReaderEvent(reader, uid, "arrive", table_time))
+            self._count(reader, "resync_events")
+
     def set_registry(self, registry: CardLookup) -> None:
         """Swap the registry (a new game, or cards enrolled elsewhere)."""
         with self._lock:

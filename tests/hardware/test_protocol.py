@@ -122,3 +122,18 @@ class TestSequence:
             tracker.check(seq)
         assert tracker.check(3) == (SeqVerdict.RESYNC, 0)
         assert tracker.check(4) == (SeqVerdict.OK, 0)
+
+
+def test_every_example_in_the_protocol_spec_parses_and_round_trips() -> None:
+    from hardware.protocol import encode_frame
+    from tests.hardware.helpers import ROOT
+
+    spec = (ROOT / "firmware/PROTOCOL.md").read_text()
+    examples = [line.strip() for line in spec.splitlines() if line.strip().startswith("$") and "*" in line and "<" not in line]
+    assert len(examples) >= 7
+    kinds = set()
+    for line in examples:
+        frame = parse_frame(line.encode())
+        kinds.add(type(frame).__name__)
+        assert encode_frame(frame).rstrip(b"\n") == line.encode()
+    assert {"BootFrame", "HeartbeatFrame", "KnownFrame", "StatsFrame", "TagFrame"} <= kinds

@@ -1,0 +1,168 @@
+"""``companion hw check``: listen to the reader array for a while and say how each reader is doing.
+
+On the bench, with the array wired and cards laid on its readers, this tells whether each reader
+answers, which tags it holds, how often it reads, and how often its answers collide or arrive
+garbled: a reader with errors has a bad wire, a shared MISO line held low by a module that does not
+release it (docs/hardware.md, "Wiring"), or a neighbour too close. It opens the port exclusively, so
+it cannot run beside the service: stop the service first.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import serial
+
+from companion.errors import CompanionError, FrameError
+from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, StatsFrame, TagFrame, parse_frame, split_line
+from hardware.resync import ListingAssembler, Snapshot
+
+log = logging.getLogger(__name__)
+
+
+class CheckError(CompanionError):
+    """The array's port cannot be opened or read."""
+
+
+@dataclass
+class ReaderTally:
+    health: str = "?"
+    polls: int = 0
+    reads: int = 0
+    collisions: int = 0
+    errors: int = 0
+    arrived: int = 0
+    departed: int = 0
+    tags: tuple[str, ...] = ()
+
+
+@dataclass
+class ArrayCheck:
+    """Frames in, a per-reader tally out (pure)."""
+
+    readers: dict[int, ReaderTally] = field(default_factory=dict)
+    firmware: str = ""
+    frames: int = 0
+    bad_frames: int = 0
+    first_ms: int | None = None
+    last_ms: int | None = None
+    listed: bool = False
+    _listing: ListingAssembler = field(default_factory=ListingAssembler)
+
+    def reader(self, channel: int) -> ReaderTally:
+        return self.readers.setdefault(channel, ReaderTally())
+
+    def line(self, raw: bytes) -> None:
+        for candidate in split_line(raw):
+            try:
+                frame = parse_frame(candidate)
+            except FrameError as exc:
+                self.bad_frames += 1
+                log.info("bad frame: %s", exc)
+                continue
+            self.frame(frame)
+
+    def frame(self, frame: Frame) -> None:
+        self.frames += 1
+        snapshot: Snapshot | None = None
+        if isinstance(frame, KnownFrame):
+            snapshot = self._listing.known(frame)
+        else:
+            self._listing.other()
+        if isinstance(frame, BootFrame):
+            self.firmware = frame.firmware
+        elif isinstance(frame, HeartbeatFrame):
+            for channel, letter in enumerate(frame.health):
+                self.reader(channel).health = "ok" if letter == "O" else "FAILED"
+            snapshot = self._listing.heartbeat(frame)
+        elif isinstance(frame, StatsFrame):
+            # Statistics count from the heartbeat before: the first one's span began before we listened.
+            if self.first_ms is None:
+                self.first_ms = frame.ms
+            else:
+                tally = self.reader(frame.channel)
+                tally.polls += frame.polls
+                tally.reads += frame.reads
+                tally.collisions += frame.collisions
+                tally.errors += frame.errors
+                self.last_ms = frame.ms
+        elif isinstance(frame, TagFrame):
+            tally = self.reader(frame.channel)
+            if frame.event == "arrive":
+                tally.arrived += 1
+            else:
+                tally.departed += 1
+        if snapshot is not None:
+            self.listed = True
+            for channel in range(snapshot.channels):
+                self.reader(channel).tags = snapshot.on(channel)
+
+    @property
+    def seconds(self) -> float:
+        if self.first_ms is None or self.last_ms is None or self.last_ms <= self.first_ms:
+            return 0.0
+        return (self.last_ms - self.first_ms) / 1000.0
+
+    def report(self) -> list[str]:
+        span = self.seconds
+        lines = [
+            f"array firmware {self.firmware or '(no boot frame seen)'}; {self.frames} frames, {self.bad_frames} bad, "
+            f"statistics over {span:.1f} s",
+            f"{'reader':<10} {'health':<7} {'tags':>4} {'reads/s':>8} {'polls/s':>8} {'collisions':>10} {'errors':>6} {'in':>4} {'out':>4}  tags present",
+        ]
+
+        def rate(n: int) -> str:
+            return f"{n / span:8.1f}" if span else f"{'-':>8}"
+
+        for channel in sorted(self.readers):
+            t = self.readers[channel]
+            lines.append(
+                f"{'array:' + str(channel):<10} {t.health:<7} {len(t.tags):>4} {rate(t.reads)} {rate(t.polls)} {t.collisions:>10} "
+                f"{t.errors:>6} {t.arrived:>4} {t.departed:>4}  {' '.join(t.tags) if t.tags else '-'}"
+            )
+        if not self.listed:
+            lines.append("no tag listing seen: the firmware is older than 2.0, or no heartbeat came (is it polling?)")
+        return lines
+
+    @property
+    def healthy(self) -> bool:
+        return bool(self.readers) and self.bad_frames == 0 and all(t.health == "ok" and not t.errors for t in self.readers.values())
+
+
+def check_array(port: str, seconds: float = 10.0, open_serial: Callable[..., Any] = serial.serial_for_url) -> ArrayCheck:
+    """Listen to the array on ``port`` for ``seconds``; raises :class:`CheckError` if it cannot be opened."""
+    try:
+        link = open_serial(port, baudrate=115200, timeout=0.1, exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as exc:
+        raise CheckError(f"cannot open the array at {port}: {exc} (is the service running? stop it first)") from exc
+    result = ArrayCheck()
+    pending = bytearray()
+    try:
+        link.reset_input_buffer()
+        deadline = time.monotonic() + seconds
+        synced = False
+        while time.monotonic() < deadline:
+            chunk = link.read(link.in_waiting or 1)
+            if not chunk:
+                continue
+            if not synced and not chunk.startswith(b"$"):
+                newline = chunk.find(b"\n")
+                if newline < 0:
+                    continue
+                chunk = chunk[newline + 1 :]
+            synced = True
+            pending += chunk
+            start = 0
+            while (end := pending.find(b"\n", start)) >= 0:
+                result.line(bytes(pending[start:end]))
+                start = end + 1
+            del pending[:start]
+    except (serial.SerialException, OSError) as exc:
+        raise CheckError(f"lost the array at {port}: {exc}") from exc
+    finally:
+        link.close()
+    return result

@@ -1,0 +1,56 @@
+"""`companion hw check` against the real firmware on a simulated field, through its command line."""
+
+from __future__ import annotations
+
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from hardware.sim.field import FieldSettings
+from hardware.sim.firmware_array import FirmwareArray
+
+CARDS = [f"04{n:02x}2230a1b2{n:02x}" for n in range(1, 6)]
+
+
+def test_hw_check_reports_each_reader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    array = FirmwareArray(
+        3,
+        kinds=["pile", "pad", "pad"],
+        link=tmp_path / "array",
+        heartbeat_ms=200,
+        settings=FieldSettings(bit_error_rate=0.05, seed=3),
+    )
+    array.plug()
+    try:
+        for uid in CARDS[:3]:
+            array.place(0, uid)
+        array.place(1, CARDS[3])
+        with array._field_lock:
+            array.rig.chips[2].alive = False  # a reader with a broken wire
+        placed_later = threading.Timer(0.6, lambda: array.place(1, CARDS[4], wait=False))
+        placed_later.start()
+        code = main(["hw", "check", "--port", array.port, "--seconds", "1.5"])
+        placed_later.join()
+    finally:
+        array.close()
+    out = capsys.readouterr().out
+    assert code == 1  # a reader down and read errors: the person at the bench is told
+    rows = {m.group(1): m.group(0) for m in re.finditer(r"^(array:\d+) .*$", out, re.M)}
+    pile = rows["array:0"].split()
+    assert pile[1] == "ok" and pile[2] == "3" and float(pile[3]) > 0 and float(pile[4]) > 0
+    assert int(pile[6]) + int(rows["array:1"].split()[6]) > 0  # the noisy field's errors are counted
+    assert all(uid in rows["array:0"] for uid in CARDS[:3])
+    pad = rows["array:1"].split()
+    assert pad[1] == "ok" and pad[2] == "2" and int(pad[7]) >= 1  # a card arrived while it listened
+    assert rows["array:2"].split()[1] == "FAILED"
+    assert "PROBLEMS" in out
+
+
+def test_hw_check_says_clearly_when_the_port_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["hw", "check", "--port", str(tmp_path / "nothing"), "--seconds", "0.2"])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot open the array" in err

@@ -105,9 +105,14 @@
       return el("div", { class: "tap-row filled" }, chips);
     }
 
+    // A value as its button read ("4♣", "ace ▲ ↑"), not as JSON ("[object Object]").
+    const labels = {};
     function describe(value) {
       if (Array.isArray(value)) return value.map(describe).join(" ") || "none";
-      return value === null ? "none" : String(value);
+      if (value === null) return "none";
+      const known = labels[JSON.stringify(value)];
+      if (known !== undefined) return known;
+      return typeof value === "object" ? Object.values(value).map(describe).join(" ") : String(value);
     }
 
     // A mapping of players to cards (a deal): whose part first, then that part's cards.
@@ -139,11 +144,12 @@
       if (next.hidden_choices) actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       return el("div", { class: "step", "data-field": next.field, "data-key": next.key === null ? "" : next.key },
         el("p", { class: "step-title" }, title),
-        el("div", { class: "tap-row choices" + (next.key !== null ? " cards" : "") }, tiles),
+        el("div", { class: "tap-row tap-choices" + (next.key !== null ? " cards" : "") }, tiles),
         actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
     }
 
     function choiceButton(next, choice) {
+      labels[JSON.stringify(choice.value)] = choice.label;
       const face = choice.card ? card(opts.gameId, choice.card) : null;
       const isCard = ["hand_card", "unseen_card", "public_card"].includes(next.pick);
       const body = face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label;
@@ -182,7 +188,7 @@
       if (next.hidden_choices) {
         actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       }
-      const tiles = next.pick === "pyramid_slot" ? pyramid(next) : el("div", { class: "tap-row choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
+      const tiles = next.pick === "pyramid_slot" ? pyramid(next) : el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
       return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),
         next.choices.length ? tiles : el("p", { class: "muted" }, "Nothing fits here now."),
@@ -215,14 +221,15 @@
 
     function render(offer) {
       if (!draft.verb && offer.verb) draft.verb = offer.verb; // the one legal verb, chosen for you
-      root.replaceChildren(
+      // replaceChildren would write a null as the text "null": leave out the rows not shown
+      root.replaceChildren(...[
         opts.fixedBy ? null : whoRow(),
         quickRow(offer),
         verbRow(offer),
         filledRow(offer),
         nextStep(offer),
         offer.verb ? tap("Start again", "reset", () => setDraft(fresh()), "plain") : null,
-        takeBackRow());
+        takeBackRow()].filter(Boolean));
       root.dataset.ready = "1";
       root.dataset.seq = String(offer.seq);
     }

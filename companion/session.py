@@ -100,13 +100,15 @@ def rebuild(
     header: Header,
     rows: Iterable[LogRow],
     watch: Callable[[LogRow, Any, Any], None] | None = None,
+    start: Rebuilt | None = None,
 ) -> Rebuilt:
     """Replay log rows (after the header) through the rules: the state, undo history and alerts they lead to.
 
     Stored moves are re-judged, not re-interpreted; a verdict that differs from the stored one is
-    counted (``mismatches``) and the rules of this version win.
+    counted (``mismatches``) and the rules of this version win. ``start``: go on from an earlier
+    rebuild (a snapshot; it is copied, not changed) instead of from the header.
     """
-    out = Rebuilt(game.new_state(header), [], {})
+    out = Rebuilt(game.new_state(header), [], {}) if start is None else Rebuilt(start.state, list(start.history), dict(start.alerts))
     for row in rows:
         out.observations += 1
         before = out.state
@@ -155,7 +157,9 @@ def _redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
     """A verdict's sentences with hidden card names blanked, for the public page and log."""
     if not hidden:
         return verdict
-    pattern = re.compile("|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True)))
+    names = "|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True))
+    # A card's display name before its id ("Footsteps (cobweb-2)") names it as well (issue 15).
+    pattern = re.compile(rf"(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{names})\))|{names}")
     out = dict(verdict)
     for key in ("why", "fix"):
         if isinstance(out.get(key), str):

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import logging
 import secrets
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 from companion.session import Session
-from web.auth import PinGuard
+from web.auth import PinGuard, RefereeGrants, game_key
 from web.broadcast import Broadcaster
 
 log = logging.getLogger(__name__)
@@ -25,7 +26,12 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     app = Flask(__name__)
     app.config.update(
         HEARTBEAT_S=15.0,
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=16 * 1024,  # web.limits.MAX_BODY
+        THREADS=64,
+        BIND_HOST=None,
+        ALLOWED_HOSTS=(),
+        PIN_STATE_PATH=None,
+        RATE_LIMITS_OFF=False,
         # A new signing key and PIN epoch each start: a referee logs in again after a restart.
         SECRET_KEY=secrets.token_bytes(32),
         PIN_EPOCH=secrets.token_hex(8),
@@ -44,9 +50,19 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         app.config["TABLE_SECRET"] = secrets.token_bytes(32)
     app.extensions["session"] = session
     app.extensions["broadcaster"] = Broadcaster(session)
-    app.extensions["pin_guard"] = PinGuard(app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"])
+    pin_path = app.config["PIN_STATE_PATH"]
+    app.extensions["pin_guard"] = PinGuard(
+        app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"], path=Path(pin_path) if pin_path else None
+    )
+    app.extensions["referee_grants"] = RefereeGrants()
+    # Player links open this game instance only (issue 15): the log's header row is part of the key.
+    app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
 
-    from web import pages, players, referee, stream
+    from web import disputes, hosts, limits, pages, players, referee, stream
+
+    hosts.init_app(app)  # first: a request for a foreign host name is refused before anything else
+    limits.init_app(app, int(app.config["THREADS"]))
+    disputes.init_app(app, session)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
@@ -60,9 +76,17 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
         )
+        response.headers.setdefault("X-Frame-Options", "DENY")
         return response
+
+    @app.errorhandler(RecursionError)
+    @app.errorhandler(OverflowError)
+    def _bad_number_or_nesting(exc: Exception) -> Any:
+        # Deeply nested JSON or a number too large for the log: the request is bad, not the server.
+        return limits.refuse("bad_input", 400, "the request holds a number too large or nesting too deep")
 
     return app
 

@@ -12,6 +12,7 @@ from typing import Any
 from companion.config import DEFAULT_CONFIG, load_config
 from companion.errors import ConfigError
 from companion.service import print_welcome
+from web.auth import game_key
 from companion.table_service import TableService
 
 
@@ -45,7 +46,11 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"note: resuming the game in {config.log_path}; its header differs from the config's [game]", file=sys.stderr)
     assert service.web is not None
     print(f"{service.game.title}: {'resumed' if service.resumed else 'new game'} — log {config.log_path}")
-    print_welcome(service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, service.game.id)
+    key = game_key(service.game.id, service.session.log.row(1))
+    print_welcome(
+        service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, key,
+        access_file=config.log_path.with_suffix(".access"),
+    )
     try:
         while not waiter.wait(1.0):
             pass

@@ -83,7 +83,7 @@ class WebServer:
                 continue
             by_client.setdefault(str(addr[0]), []).append(channel)
         for client, channels in by_client.items():
-            if len(channels) <= CONNECTIONS_PER_CLIENT:
+            if len(channels) <= CONNECTIONS_PER_CLIENT or client in ("127.0.0.1", "::1"):  # the Pi itself
                 continue
             idle = sorted((c for c in channels if not c.requests), key=lambda c: c.last_activity)
             for channel in idle[: len(channels) - CONNECTIONS_PER_CLIENT]:

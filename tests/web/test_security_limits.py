@@ -20,7 +20,7 @@ from companion.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
 from tests.serving import Served, SSEReader, serve
 from tests.toygame import GAME as TOY
-from tests.web.client import Browser
+from tests.web.client import Browser, Client
 from web import limits as L
 from web.auth import player_token
 from web.disputes import SNAPSHOT_EVERY, dispute_states
@@ -113,9 +113,12 @@ def test_one_player_link_is_rate_limited_and_refusals_count(served: Served) -> N
 
 
 def test_one_address_is_rate_limited_over_all_requests(served: Served) -> None:
-    b = Browser(served.port)
-    statuses = [b.get("/api/board").status for _ in range(int(L.ADDRESS_RATE.burst) + 40)]
+    phone = Client(served.port, "127.0.0.5")  # an address on the Wi-Fi; the Pi's own 127.0.0.1 is not limited
+    statuses = [phone.request("GET", "/api/board")[0] for _ in range(int(L.ADDRESS_RATE.burst) + 40)]
     assert 429 in statuses and statuses[0] == 200
+    assert Client(served.port, "127.0.0.6").request("GET", "/api/board")[0] == 200  # others are served
+    writes = [phone.request("POST", "/referee/logout")[0] for _ in range(5)]
+    assert writes[-1] == 429
     counts = served.web.app.extensions["limits"].counts()
     assert counts["rate"] >= 1
 
@@ -157,6 +160,24 @@ def test_streams_cannot_take_the_last_thread(served: Served) -> None:
     reader.close()
 
 
+def test_one_address_holds_a_few_streams_at_most(served: Served) -> None:
+    served.web.app.config["HEARTBEAT_S"] = 0.2
+    conns = []
+    try:
+        statuses = []
+        for _ in range(L.STREAMS_PER_CLIENT + 2):
+            conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=5, source_address=("127.0.0.8", 0))
+            conn.request("GET", "/events")
+            resp = conn.getresponse()
+            statuses.append(resp.status)
+            conns.append(conn)
+        assert statuses.count(200) == min(L.STREAMS_PER_CLIENT, served.web.app.extensions["limits"].streams.total)
+        assert statuses[-1] == 503
+    finally:
+        for conn in conns:
+            conn.close()
+
+
 @pytest.fixture
 def quick_timeouts(monkeypatch: pytest.MonkeyPatch, toy_session: Session) -> Iterator[Served]:
     import companion.service as service
@@ -174,7 +195,7 @@ def test_half_sent_requests_are_dropped_and_cannot_fill_the_server(quick_timeout
     port = quick_timeouts.port
     socks = []
     for _ in range(40):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.5", 0))
         sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
         socks.append(sock)
     try:
@@ -239,8 +260,8 @@ def test_the_dispute_view_replays_a_few_rows_not_the_whole_log(long_game: Served
 
 
 def test_the_dispute_view_is_rate_limited(long_game: Served) -> None:
-    b = Browser(long_game.port)
-    statuses = [b.get(f"/api/log/{1000 + i}").status for i in range(int(L.DISPUTE_RATE.burst) + 10)]
+    b = Client(long_game.port, "127.0.0.6")
+    statuses = [b.request("GET", f"/api/log/{1000 + i}")[0] for i in range(int(L.DISPUTE_RATE.burst) + 10)]
     assert statuses[0] == 200 and statuses[-1] == 429
     assert long_game.web.app.extensions["limits"].counts()["rate"] >= 1
 

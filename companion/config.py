@@ -27,7 +27,27 @@ class WebConfig:
     threads: int = 64
     """Waitress threads: one per open scoreboard stream, plus a few for pages."""
     pin: str = ""
-    """The referee PIN; empty means a fresh random PIN printed at start-up."""
+    """The referee PIN; empty means a fresh random eight-digit PIN shown at start-up. A configured
+    PIN must not be weak (:func:`weak_pin`)."""
+    hosts: tuple[str, ...] = ()
+    """Host names (or addresses) phones use besides localhost and the address the service prints:
+    any other name in a request's Host header is refused (DNS rebinding)."""
+
+
+MIN_PIN = 8
+"""Shortest configured PIN."""
+
+
+def weak_pin(pin: str) -> str | None:
+    """Why ``pin`` is too easy to guess (too short, one repeated character, a run like 12345678), or None."""
+    if len(pin) < MIN_PIN:
+        return f"is too short: at least {MIN_PIN} characters (or leave it empty for a random one)"
+    if len(set(pin)) < 3:
+        return "repeats one or two characters; choose a less guessable PIN (or leave it empty for a random one)"
+    steps = {ord(b) - ord(a) for a, b in zip(pin, pin[1:])}
+    if steps in ({1}, {-1}):
+        return "is a run of consecutive characters; choose a less guessable PIN (or leave it empty for a random one)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -85,7 +105,8 @@ path = "table-log.sqlite"
 host = "0.0.0.0"       # every phone on the table's network may watch
 port = 8000
 threads = 64           # one per open scoreboard stream
-pin = ""               # referee PIN; empty = a new random PIN printed at start-up
+pin = ""               # referee PIN; empty = a new random 8-digit PIN shown at start-up (8+ characters)
+# hosts = ["pi.local"] # names phones use besides localhost and the printed address (others get 421)
 
 [tags]
 # UID -> card, per game. Tags carry only their UID; the card names live here, on the Pi.
@@ -195,14 +216,20 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     log_t = _section(data, "log") or {}
     _check_unknown(log_t, "log", {"path"})
     web_t = _section(data, "web") or {}
-    _check_unknown(web_t, "web", {"host", "port", "threads", "pin"})
+    _check_unknown(web_t, "web", {"host", "port", "threads", "pin", "hosts"})
     port = _get(web_t, "port", "web", int, 8000)
     if not 0 <= port <= 65535:
         raise ConfigError(f"web.port: {port} is not a TCP port")
     threads = _get(web_t, "threads", "web", int, 64)
     if not 4 <= threads <= 1024:
         raise ConfigError(f"web.threads: {threads} must be between 4 and 1024")
-    web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, _get(web_t, "pin", "web", str, ""))
+    pin = _get(web_t, "pin", "web", str, "")
+    if pin and (problem := weak_pin(pin)) is not None:
+        raise ConfigError(f"web.pin: the PIN {problem}")
+    hosts = _get(web_t, "hosts", "web", list, [])
+    if not all(isinstance(h, str) and h and len(h) <= 253 for h in hosts):
+        raise ConfigError("web.hosts: must be a list of host names or addresses")
+    web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, pin, tuple(hosts))
     tags_t = _section(data, "tags") or {}
     _check_unknown(tags_t, "tags", {"registry"})
     array = None

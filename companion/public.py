@@ -35,7 +35,9 @@ def redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
     """A verdict's sentences with hidden card names blanked, for the public page and log."""
     if not hidden:
         return verdict
-    pattern = re.compile("|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True)))
+    names = "|".join(re.escape(h) for h in sorted(hidden, key=len, reverse=True))
+    # A card's display name before its id ("Footsteps (cobweb-2)") names it as well (issue 15).
+    pattern = re.compile(rf"(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \((?:{names})\))|{names}")
     out = dict(verdict)
     for key in ("why", "fix"):
         if isinstance(out.get(key), str):

@@ -14,15 +14,21 @@ from typing import Any
 
 from waitress.server import create_server
 
-from companion.config import WebConfig
+from companion.config import WebConfig, weak_pin
 from companion.session import Session
 
 log = logging.getLogger(__name__)
 
 
+PIN_DIGITS = 8
+
+
 def new_pin() -> str:
-    """A six-digit referee PIN, printed at start-up."""
-    return f"{secrets.randbelow(10**6):06d}"
+    """A random eight-digit referee PIN, shown at start-up (see :func:`print_welcome`)."""
+    while True:
+        pin = f"{secrets.randbelow(10**PIN_DIGITS):0{PIN_DIGITS}d}"
+        if weak_pin(pin) is None:
+            return pin
 
 
 class WebServer:
@@ -56,12 +62,37 @@ class WebServer:
         try:
             while not self._stop.is_set() and server._map:
                 server.asyncore.loop(timeout=self.POLL_S, map=server._map, count=1)
+                self._trim_connections()
         finally:
             for channel in list(server._map.values()):
                 if channel is not server.trigger and channel is not server:
                     channel.close()
             server.close()  # the listening socket and the trigger, once
             server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+
+    def _trim_connections(self) -> None:
+        """No client keeps more than :data:`CONNECTIONS_PER_CLIENT` connections: the idle extras are closed.
+
+        Waitress has a connection limit for all clients together, none per client; one client must
+        not fill it (issue 15). A connection with a request in hand (a stream) is never cut here.
+        Runs on the loop's own thread, between polls, so closing a socket races nothing.
+        """
+        server = self.server
+        if len(server._map) < CONNECTIONS_PER_CLIENT:
+            return
+        by_client: dict[str, list[Any]] = {}
+        for channel in list(server._map.values()):
+            addr = getattr(channel, "addr", None)
+            if channel is server or channel is server.trigger or not isinstance(addr, tuple):
+                continue
+            by_client.setdefault(str(addr[0]), []).append(channel)
+        for client, channels in by_client.items():
+            if len(channels) <= CONNECTIONS_PER_CLIENT or client in ("127.0.0.1", "::1"):  # the Pi itself
+                continue
+            idle = sorted((c for c in channels if not c.requests), key=lambda c: c.last_activity)
+            for channel in idle[: len(channels) - CONNECTIONS_PER_CLIENT]:
+                channel.close()
+            log.warning("closed %d idle connections of one client over %d", min(len(idle), len(channels) - CONNECTIONS_PER_CLIENT), CONNECTIONS_PER_CLIENT)
 
     def close(self) -> None:
         """End every stream, then stop the loop (which closes every connection) and the workers."""
@@ -81,24 +112,31 @@ class WebServer:
 
 
 def table_secret(path: Path) -> bytes:
-    """The table's secret for player links: made once, kept beside the log (mode 0600)."""
+    """The table's secret for player links: made once, kept beside the log (mode 0600, also when it was not)."""
     try:
         data = path.read_bytes()
         if len(data) >= 32:
             if path.stat().st_mode & 0o077:
-                os.chmod(path, 0o600)  # made before secrets were kept private
+                path.chmod(0o600)
+                log.warning("%s: was readable by others; now mode 0600", path)
             return data
     except FileNotFoundError:
         pass
     data = secrets.token_bytes(32)
-    fd = os.open(path, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
-    try:
-        os.fchmod(fd, 0o600)  # a short file left from before may have been readable by others
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
+    write_private(path, data)
     return data
+
+
+def write_private(path: Path, data: bytes) -> None:
+    """Write a file only its owner may read (0600 from its first byte: no window at the umask's mode)."""
+    tmp = path.with_name(path.name + ".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, path)
 
 
 def lan_url(host: str, port: int) -> str | None:
@@ -116,19 +154,56 @@ def lan_url(host: str, port: int) -> str | None:
     return None
 
 
+CHANNEL_TIMEOUT_S = 20
+"""Seconds an idle connection (or a request still being sent) is kept."""
+CLEANUP_INTERVAL_S = 5
+"""How often waitress looks for idle connections."""
+CONNECTION_LIMIT = 256
+"""Open connections in all; past it waitress stops accepting until some close."""
+CONNECTIONS_PER_CLIENT = 24
+"""Open connections one address may hold (its streams plus pages); idle extras are closed."""
+
+
 def start_web(
-    session: Session, web: WebConfig, pin: str, secret: bytes | None = None, public_url: str | None = None
+    session: Session,
+    web: WebConfig,
+    pin: str,
+    secret: bytes | None = None,
+    public_url: str | None = None,
+    pin_state: Path | None = None,
 ) -> WebServer:
     from web import create_app
 
-    app = create_app(session, {"REFEREE_PIN": pin, "TABLE_SECRET": secret, "PUBLIC_URL": public_url})
+    from web.limits import MAX_BODY, MAX_HEADER
+
+    if pin_state is None and session.log.path.name != ":memory:":
+        pin_state = Path(session.log.path).with_suffix(".pins.json")  # beside the log and its .secret
+
+    app = create_app(
+        session,
+        {
+            "REFEREE_PIN": pin,
+            "TABLE_SECRET": secret,
+            "PUBLIC_URL": public_url,
+            "THREADS": web.threads,
+            "BIND_HOST": web.host,
+            "ALLOWED_HOSTS": tuple(web.hosts),
+            "PIN_STATE_PATH": str(pin_state) if pin_state is not None else None,
+        },
+    )
     server = create_server(
         app,
         host=web.host,
         port=web.port,
         threads=web.threads,
-        # Streams are long-lived: do not let idle-connection cleanup cut a quiet scoreboard.
-        channel_timeout=3600,
+        # Idle connections (and half-sent requests) are closed after this; a stream is never idle to
+        # waitress (it has a request in hand), so a quiet scoreboard is not cut.
+        channel_timeout=CHANNEL_TIMEOUT_S,
+        cleanup_interval=CLEANUP_INTERVAL_S,
+        connection_limit=CONNECTION_LIMIT,
+        # Refused with 413 as soon as the head says so, never spooled to disk first.
+        max_request_body_size=MAX_BODY,
+        max_request_header_size=MAX_HEADER,
         # A stream's output buffer is only recycled at this mark, and keeps what it already sent
         # until then: waitress's 16 MB default would let every open scoreboard hold 16 MB.
         outbuf_high_watermark=64 * 1024,
@@ -138,19 +213,43 @@ def start_web(
     return WebServer(app, server)
 
 
-def print_welcome(url: str, public: str | None, pin: str, players: tuple[str, ...], secret: bytes, game_id: str) -> None:
-    """What the person starting the companion needs: the address (and its QR code), the PIN, the player links."""
+def print_welcome(
+    url: str,
+    public: str | None,
+    pin: str,
+    players: tuple[str, ...],
+    secret: bytes,
+    game_id: str,
+    access_file: Path | None = None,
+    terminal: bool | None = None,
+) -> None:
+    """What the person starting the companion needs: the address (and its QR code), the PIN, the player links.
+
+    ``game_id`` is the game key the links are made for (``web.auth.game_key``). The PIN and the links
+    are secrets: they are printed only to a terminal. When standard output is not one (systemd sends
+    it to the journal, which others may read), they go to ``access_file`` (mode 0600) instead and
+    only its path is printed.
+    """
     import segno
 
     from web.auth import player_token
 
     shown = public or url
     print(f"scoreboard: {shown}   (big screen: {shown}big)")
-    try:
-        segno.make(shown, error="m").terminal(compact=True)
-    except (OSError, UnicodeEncodeError) as exc:  # a terminal that cannot draw it still gets the address
-        log.info("no QR code on this terminal: %s", exc)
-    print(f"referee PIN: {pin}   (console: {shown}referee)")
-    for player in players:
-        print(f"  {player}: {shown}p/{player}/{player_token(secret, game_id, player)}")
+    if terminal is None:
+        terminal = sys.stdout.isatty()
+    lines = [f"referee PIN: {pin}   (console: {shown}referee)"]
+    lines += [f"  {player}: {shown}p/{player}/{player_token(secret, game_id, player)}" for player in players]
+    if terminal:
+        try:
+            segno.make(shown, error="m").terminal(compact=True)
+        except (OSError, UnicodeEncodeError) as exc:  # a terminal that cannot draw it still gets the address
+            log.info("no QR code on this terminal: %s", exc)
+        for line in lines:
+            print(line)
+    elif access_file is not None:
+        write_private(access_file, ("\n".join(lines) + "\n").encode("utf-8"))
+        print(f"referee PIN and player links: in {access_file} (readable by this user only)")
+    else:
+        print("referee PIN and player links: not printed (standard output is not a terminal)")
     sys.stdout.flush()

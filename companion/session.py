@@ -134,13 +134,15 @@ def rebuild(
     header: Header,
     rows: Iterable[LogRow],
     watch: Callable[[LogRow, Any, Any], None] | None = None,
+    start: Rebuilt | None = None,
 ) -> Rebuilt:
     """Replay log rows (after the header) through the rules: the state, undo history and alerts they lead to.
 
     Stored moves are re-judged, not re-interpreted; a verdict that differs from the stored one is
-    counted (``mismatches``) and the rules of this version win.
+    counted (``mismatches``) and the rules of this version win. ``start``: go on from an earlier
+    rebuild (a snapshot; it is copied, not changed) instead of from the header.
     """
-    out = Rebuilt(game.new_state(header), [], {})
+    out = Rebuilt(game.new_state(header), [], {}) if start is None else Rebuilt(start.state, list(start.history), dict(start.alerts))
     for row in rows:
         out.observations += 1
         before = out.state

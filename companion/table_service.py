@@ -110,12 +110,16 @@ class TableService:
 
         if self.web is None:
             return swap(self.session)
-        from web import broadcaster, slot
+        from web import moved_on, slot
 
         app = self.web.app
-        session = slot(app).swap(swap)
-        broadcaster(app).switch(session)
-        return session
+
+        def swap_and_tell(old: Session) -> Session:
+            session = swap(old)
+            moved_on(app, session)
+            return session
+
+        return slot(app).swap(swap_and_tell)
 
     def _alert(self, alert: Unexplained) -> None:
         # The observation itself reaches the session (and the log) with no card; this is the reader's count.

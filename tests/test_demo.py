@@ -27,7 +27,10 @@ def test_the_demo_plays_a_whole_game_through_the_readers(tmp_path: Path) -> None
     )
     assert result.returncode == 0, result.stderr[-2000:]
     out = result.stdout
-    assert "referee PIN: " in out and "scoreboard: http://127.0.0.1:" in out
+    assert "scoreboard: http://127.0.0.1:" in out
+    # Not a terminal: the PIN and links are in a file only this user reads, never in the output.
+    assert "referee PIN: " not in out and f"referee PIN and player links: in {folder / 'escape-master.access'}" in out
+    assert re.search(r"referee PIN: \d{8}", (folder / "escape-master.access").read_text(encoding="utf-8"))
     done = re.search(r"done: (\d+) turns, (\d+) taps through the reader array, (\d+) entries, (\d+) referee fixes; log of (\d+) rows verified", out)
     assert done, out[-1000:]
     turns, taps, entries, fixes, rows = map(int, done.groups())

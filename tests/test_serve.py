@@ -73,8 +73,13 @@ def _start(config: Path, *flags: str) -> tuple[subprocess.Popen[str], str, str]:
             break
         if m := re.match(r"scoreboard: (http://\S+/)", line):
             url = m.group(1)
-        if m := re.match(r"referee PIN: (\d{6})", line):
-            pin = m.group(1)
+        # Not a terminal (like systemd's journal): the PIN and links go to a file only its owner reads.
+        if m := re.match(r"referee PIN and player links: in (\S+) ", line):
+            access = Path(m.group(1))
+            assert access.stat().st_mode & 0o777 == 0o600
+            found = re.search(r"referee PIN: (\d{8})", access.read_text(encoding="utf-8"))
+            pin = found.group(1) if found else ""
+        assert "referee PIN:" not in line, "the PIN must not reach a journal"
     assert url and pin, "serve did not print its address and PIN"
     return proc, url, pin
 

@@ -11,6 +11,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from flask import Flask, g, has_request_context, request
@@ -18,7 +19,7 @@ from flask import Flask, g, has_request_context, request
 from companion.core import Header
 
 from companion.session import Session
-from web.auth import PinGuard
+from web.auth import PinGuard, RefereeGrants, game_key
 from web.broadcast import Broadcaster
 
 log = logging.getLogger(__name__)
@@ -29,7 +30,12 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     app = Flask(__name__)
     app.config.update(
         HEARTBEAT_S=15.0,
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=16 * 1024,  # web.limits.MAX_BODY
+        THREADS=64,
+        BIND_HOST=None,
+        ALLOWED_HOSTS=(),
+        PIN_STATE_PATH=None,
+        RATE_LIMITS_OFF=False,
         # A new signing key and PIN epoch each start: a referee logs in again after a restart.
         SECRET_KEY=secrets.token_bytes(32),
         PIN_EPOCH=secrets.token_hex(8),
@@ -49,9 +55,19 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     app.extensions["slot"] = SessionSlot(session)
     app.extensions["broadcaster"] = Broadcaster(session)
     app.extensions["host"] = None  # a GameHost (TableService) lets the console start new games
-    app.extensions["pin_guard"] = PinGuard(app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"])
+    pin_path = app.config["PIN_STATE_PATH"]
+    app.extensions["pin_guard"] = PinGuard(
+        app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"], path=Path(pin_path) if pin_path else None
+    )
+    app.extensions["referee_grants"] = RefereeGrants()
+    # Player links open this game instance only (issue 15): the log's header row is part of the key.
+    app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
 
-    from web import lifecycle, pages, players, referee, stream, taps
+    from web import disputes, hosts, lifecycle, limits, pages, players, referee, stream, taps
+
+    hosts.init_app(app)  # first: a request for a foreign host name is refused before anything else
+    limits.init_app(app, int(app.config["THREADS"]))
+    disputes.init_app(app, session)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(stream.bp)
@@ -77,9 +93,17 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
         )
+        response.headers.setdefault("X-Frame-Options", "DENY")
         return response
+
+    @app.errorhandler(RecursionError)
+    @app.errorhandler(OverflowError)
+    def _bad_number_or_nesting(exc: Exception) -> Any:
+        # Deeply nested JSON or a number too large for the log: the request is bad, not the server.
+        return limits.refuse("bad_input", 400, "the request holds a number too large or nesting too deep")
 
     return app
 
@@ -150,6 +174,16 @@ class SessionSlot:
 def slot(app: Flask) -> SessionSlot:
     found: SessionSlot = app.extensions["slot"]
     return found
+
+
+def moved_on(app: Flask, session: Session) -> None:
+    """The table's game is now ``session``: player links, dispute snapshots and every open page follow.
+    Called while no request holds a game (:meth:`SessionSlot.swap`)."""
+    from web import disputes
+
+    app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
+    disputes.init_app(app, session)
+    broadcaster(app).switch(session)
 
 
 def let_go_of_the_game(app: Flask) -> None:

@@ -8,10 +8,14 @@ from flask import Response, current_app, jsonify, request
 
 from companion.core import Observation, ObservationKind
 from web import table_session
+from web.limits import move_too_large, refuse
 
 
 def json_body() -> dict[str, Any] | Response:
-    data = request.get_json(silent=True)
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # web.limits refuses deep bodies first; this is the backstop
+        data = None
     if not isinstance(data, dict):
         return Response("the request body must be a JSON object\n", status=400, mimetype="text/plain")
     return data
@@ -19,6 +23,9 @@ def json_body() -> dict[str, Any] | Response:
 
 def submit_entry(kind: ObservationKind, payload: dict[str, Any], source: str) -> tuple[Response, int]:
     """Log a person's entry through the session and answer with its row (422 if not accepted)."""
+    problem = move_too_large(payload)
+    if problem is not None:  # refused before it is logged: a flood of huge moves writes nothing
+        return refuse("move_size", 413, problem), 413
     session_ = table_session(current_app)
     row = session_.process(Observation(source, session_.clock.wall(), kind, payload))
     public = session_.public_row(row)

@@ -11,12 +11,15 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.core import JsonObject
 from web import table_session
 from web.auth import is_referee
+from web.disputes import dispute_states
+from web.limits import limits
 
 log = logging.getLogger(__name__)
 
 bp = Blueprint("pages", __name__)
 
 PAGE_LIMIT = 500
+MAX_SEQ = 10**15
 NEAR_SIMULTANEOUS_S = 1.0
 """Plays this close in table time are shown side by side in a dispute."""
 
@@ -110,10 +113,12 @@ def api_log() -> Response:
 def api_row(seq: int) -> Response:
     """One row for a dispute: the row, the rule texts, the state before and after, competing plays."""
     session = table_session(current_app)
+    if seq > MAX_SEQ:  # sqlite's integers stop at 2**63: a larger number is simply no row
+        return Response("there is no such row\n", status=404, mimetype="text/plain")
     row = session.log.row(seq)
     if row is None:
         return Response(f"there is no row {seq}\n", status=404, mimetype="text/plain")
-    before, after = session.states_around(seq)
+    before, after = dispute_states(current_app).around(seq)  # from snapshots, not a whole replay
     game = session.game
     rules = []
     for rule_id in (row.verdict or {}).get("rules", []):
@@ -157,4 +162,5 @@ def api_rules() -> Response:
 @bp.get("/healthz")
 def healthz() -> Response:
     session = table_session(current_app)
-    return jsonify({"ok": True, "seq": session.log.last_seq, "health": session.health})
+    refused = limits(current_app).counts()
+    return jsonify({"ok": True, "seq": session.log.last_seq, "health": session.health, "refused": refused})

@@ -24,7 +24,7 @@ def player_or_404(player: str, token: str) -> str:
     secret: bytes = current_app.config["TABLE_SECRET"]
     if player not in session_.header.players:
         abort(404)
-    if not hmac.compare_digest(token.encode()[:64], player_token(secret, session_.game.id, player).encode()):
+    if not hmac.compare_digest(token.encode()[:64], player_token(secret, current_app.config["GAME_KEY"], player).encode()):
         log.warning("wrong player token for %r", player[:40])
         abort(404)
     return player

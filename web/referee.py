@@ -10,11 +10,14 @@ import hmac
 import logging
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request, session
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from companion.core import ObservationKind
 from web import table_session
-from web.auth import PinGuard, check_csrf, client_address, csrf_token, is_referee, player_token, referee_required
+from web.auth import (
+    PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, player_token, referee_required,
+    revoke_referee,
+)
 from web.entries import json_body, submit_entry
 
 log = logging.getLogger(__name__)
@@ -47,14 +50,14 @@ def login() -> Any:
         log.warning("wrong referee PIN from %s", client)
         return render_template("login.html", game=session_.game, csrf=csrf_token(), error="wrong PIN"), 403
     _guard().succeeded(client)
-    session["referee"] = current_app.config["PIN_EPOCH"]
+    grant_referee()
     return redirect("/referee", code=303)
 
 
 @bp.post("/referee/logout")
 def logout() -> Any:
     check_csrf()
-    session.pop("referee", None)
+    revoke_referee()
     return redirect("/", code=303)
 
 
@@ -64,7 +67,7 @@ def console() -> str:
     session_ = table_session(current_app)
     game = session_.game
     secret: bytes = current_app.config["TABLE_SECRET"]
-    links = {p: f"/p/{p}/{player_token(secret, game.id, p)}" for p in session_.header.players}
+    links = {p: f"/p/{p}/{player_token(secret, current_app.config['GAME_KEY'], p)}" for p in session_.header.players}
     return render_template(
         "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=links
     )

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, request
 
 from web import broadcaster, table_session
 from web.broadcast import Closing, Event, Overflow, board_event, row_event
+from web.limits import stream_slot
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,9 @@ def events() -> Response:
     last = _last_event_id()
     if last == -1:
         return Response("Last-Event-ID must be a row number\n", status=400, mimetype="text/plain")
+    slot = stream_slot()  # fewer streams than threads: a page always finds a thread (web.limits)
+    if isinstance(slot, Response):
+        return slot
     session = table_session(current_app)
     hub = broadcaster(current_app)
     heartbeat = float(current_app.config["HEARTBEAT_S"])
@@ -75,8 +79,10 @@ def events() -> Response:
             return
         finally:
             hub.close(stream)
+            slot()
 
     response = Response(generate(), mimetype="text/event-stream")
+    response.call_on_close(slot)  # also when the stream never started (the slot is given back once)
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

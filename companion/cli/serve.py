@@ -23,6 +23,7 @@ from companion.log import fingerprint
 from companion.logfiles import Choice, Declined
 from companion.service import print_welcome
 from companion.starter import no_hardware_config
+from web.auth import game_key
 from companion.table_service import TableService
 
 
@@ -122,7 +123,11 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"the previous game's log is kept as {opened.archived}")
     assert service.web is not None
     print(f"{service.game.title}: {'resumed' if service.resumed else 'new game'} — log {config.log_path}")
-    print_welcome(service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, service.game.id)
+    key = game_key(service.game.id, service.session.log.row(1))
+    print_welcome(
+        service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, key,
+        access_file=config.log_path.with_suffix(".access"),
+    )
     try:
         while not waiter.wait(1.0):
             pass

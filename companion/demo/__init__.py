@@ -131,7 +131,9 @@ def run_demo(
     table = DemoTable(session, deck(), folder)
     try:
         print(f"{game.title} demo: {len(script.turns)} turns, {script.illegal} illegal plays, {script.beaten} beaten to the pile")
-        print_welcome(web.url, None, pin, session.header.players, secret, game.id)
+        print_welcome(
+            web.url, None, pin, session.header.players, secret, web.app.config["GAME_KEY"], folder / f"{game.id}.access"
+        )
         print(f"log: {game_log.path}  (every tag, move and verdict; `companion log verify {game_log.path}`)")
         tally = play(session, table, script, speed, stop)
         rows = game_log.verify()

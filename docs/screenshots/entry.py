@@ -143,7 +143,7 @@ def game_entry(browser: Any, game_id: str) -> None:
             who = session.state.table.players[session.state.dealer]
         elif entry.verb is not None:  # whoever may make the move now
             who = next((p for p in players if any(m["do"] == entry.verb for m in Builder(session.game, session.state, players, p).legal(p))), who)
-        url = f"http://127.0.0.1:{web.server.effective_port}/p/{who}/{player_token(b'screenshots', game_id, who)}"
+        url = f"http://127.0.0.1:{web.server.effective_port}/p/{who}/{player_token(b'screenshots', web.app.config['GAME_KEY'], who)}"
         context = browser.new_context(viewport=PHONE, device_scale_factor=1)
         page = context.new_page()
         errors: list[str] = []

@@ -156,7 +156,7 @@ def main(argv: list[str]) -> int:
                     header, moves = moves_for(game_id, scene, lambda s, n, want=want: want(s))  # type: ignore[misc]
                     with served(game_id, header, moves, ()) as (session, web):
                         who = session.header.players[0]
-                        token = player_token(b"screenshots", game_id, who)
+                        token = player_token(b"screenshots", web.app.config["GAME_KEY"], who)
                         url = f"http://127.0.0.1:{web.server.effective_port}/p/{who}/{token}"
                         shoot(browser, url, OUT / f"player-{game_id}.png", PHONE, True, "#mine > *")
         finally:

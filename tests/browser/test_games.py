@@ -77,7 +77,7 @@ class LiveTable:
 
     def link(self, player: str) -> str:
         secret: bytes = self.served.web.app.config["TABLE_SECRET"]
-        return f"{self.base}/p/{player}/{player_token(secret, self.game.id, player)}"
+        return f"{self.base}/p/{player}/{player_token(secret, self.served.web.app.config['GAME_KEY'], player)}"
 
     def close(self) -> None:
         self.served.web.close()

@@ -194,7 +194,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
             contexts.append(phone)
             page = phone.new_page()
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{base}/p/{player}/{player_token(secret, game.id, player)}")
+            page.goto(f"{base}/p/{player}/{player_token(secret, served.web.app.config['GAME_KEY'], player)}")
             pages[player] = page
         referee = context.new_page()
         referee.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -51,7 +51,7 @@ def test_draws_come_before_the_actions() -> None:
 
 def test_cards_come_from_the_hand() -> None:
     state = second_turn()
-    assert "it is in the stock" in refused(state, Discard(cards=("7H",)), "TM-HAND").why
+    assert "it is not face up on the table" in refused(state, Discard(cards=("7H",)), "TM-HAND").why
     assert "on the mountain at 6-1" in refused(state, Discard(cards=("AS",)), "TM-HAND").why
     refused(ready(), Act(cards=("5C", "7C"), targets=("6-1", "6-2", "5-1")), "TM-HAND")
 

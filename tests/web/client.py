@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import re
@@ -68,3 +69,36 @@ class Browser:
 
 def player_links(console_html: str) -> dict[str, str]:
     return dict(re.findall(r"<strong>(\w+)</strong> <a href=\"(/p/\w+/\w+)\">", console_html))
+
+
+class Client:
+    """A browser on another address of the table's network (127.0.0.N: Linux routes all of 127/8 to lo)."""
+
+    def __init__(self, port: int, source: str = "127.0.0.1", host: str | None = None) -> None:
+        self.port = port
+        self.source = source
+        self.host = host or f"127.0.0.1:{port}"
+        self.cookie = ""
+
+    def request(self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10, source_address=(self.source, 0))
+        sent = {"Host": self.host, **(headers or {})}
+        if self.cookie:
+            sent["Cookie"] = self.cookie
+        conn.request(method, path, body=body, headers=sent)
+        resp = conn.getresponse()
+        data = resp.read()
+        got = dict(resp.getheaders())
+        conn.close()
+        if "Set-Cookie" in got:
+            self.cookie = got["Set-Cookie"].split(";", 1)[0]
+        return resp.status, got, data
+
+    def login(self, pin: str) -> int:
+        status, _, body = self.request("GET", "/api/whoami")
+        if status != 200:
+            return status
+        csrf = json.loads(body)["csrf"]
+        form = f"pin={pin}&csrf={csrf}".encode()
+        status, _, _ = self.request("POST", "/referee/login", form, {"Content-Type": "application/x-www-form-urlencoded"})
+        return status

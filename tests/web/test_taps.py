@@ -37,9 +37,10 @@ class Table:
         self.served, self.header, self.moves = served, header, moves
         self.session = served.session
         self.secret: bytes = served.web.app.config["TABLE_SECRET"]
+        self.key: str = served.web.app.config["GAME_KEY"]
 
     def api(self, player: str, token_of: str | None = None) -> str:
-        return f"/api/p/{player}/{player_token(self.secret, GAME.id, token_of or player)}"
+        return f"/api/p/{player}/{player_token(self.secret, self.key, token_of or player)}"
 
     def phone(self) -> Browser:
         return Browser(self.served.port)

@@ -130,7 +130,8 @@ def check_penalty(state: State, m: Penalty) -> Verdict:
     if not state.penalties_due:
         return Verdict.illegal("EH-PENALTY", "no penalty card is due now", "put the card back on top of the penalty deck")
     if m.card not in state.penalties:
-        return Verdict.illegal("EH-PENALTY", f"{card_name(state, m.card)} is not in the penalty deck", "check the card")
+        # Worded as for a card lower in the deck: a refusal never tells what the face-down deck holds.
+        return Verdict.illegal("EH-PENALTY", f"{card_name(state, m.card)} is not the top card of the penalty deck", "check the card")
     if state.options.deck_order_known and state.penalties[0] != m.card:
         return Verdict.illegal(
             "EH-PENALTY", f"{card_name(state, m.card)} is not the top card of the penalty deck", "put it back and draw the top card"

@@ -17,27 +17,25 @@ def secs(t: float | None) -> str:
 
 
 def where_is(state: State, card: str) -> str:
-    """Where the table has ``card`` now, in words ("it is on pile 2")."""
+    """Where the table has ``card`` now, in words ("it is on pile 2"), naming public places only.
+
+    A hand, the draw pile and a history pile are hidden: all three read the same, so a verdict
+    never tells a player which hidden place holds a card (issue 15).
+    """
     rnd = state.rnd
-    if rnd.holder(card) is not None:
-        return "it is in a player's hand"  # never say whose: hands are hidden
-    if card in rnd.draw_pile:
-        return "it is still in the draw pile"
     for pile in rnd.piles:
         if pile.pending is not None and pile.pending.card == card:
             return f"it is {state.name(pile.pending.by)}'s half combination on pile {pile.number}"
         if card in pile.cards:
             closed = "" if pile.open else ", closed by the Dead End"
             return f"it is on pile {pile.number}{closed}"
-    for i, history in enumerate(rnd.histories):
-        if card in history:
-            return f"it is in {state.name(i)}'s history pile"
-    for i, action in enumerate(rnd.actions):
-        if card in action:
-            return f"it is on {state.name(i)}'s action pile"
     if card in state.doom_pile:
         return "it is on the Doom pile, out of the game"
-    return "it is not in play this round"
+    return HIDDEN_PLACE
+
+
+HIDDEN_PLACE = "it is not face up on the table"
+"""What :func:`where_is` says of a card in a hand, the draw pile, a history or action pile."""
 
 
 def seat_of(state: State, name: str | None) -> int | None:
@@ -61,41 +59,38 @@ def attribute(state: State, move: Move, cards: tuple[str, ...], hidden: bool = F
     """
     table = state.table
     rnd = state.rnd
-    if len(cards) == 1 and move.by is not None:  # the common case, kept quick
-        seat = table.seat.get(move.by)
-        if seat is not None and cards[0] in rnd.hands[seat]:
-            return seat, None
     for card in cards:
         if card not in table.cards:
             return -1, Verdict.illegal(R.CARD, f"{card} is not a card of this deck", "check the card's tag and enrolment")
+    if move.by is not None:
+        # A named player plays from their own hand. Where else a card is stays unsaid: "not in your
+        # hand" reads the same for another's hand, the draw pile or a pile (issue 15).
+        seat = table.seat.get(move.by)
+        if seat is None:
+            return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
+        missing = [card for card in cards if card not in rnd.hands[seat]]
+        if missing:
+            what = "that card" if hidden else missing[0]
+            return -1, Verdict.illegal(
+                R.OWNER, f"{what} is not in {move.by}'s hand; only your own cards can be played",
+                f"take the {what} back" if not hidden else "take it back",
+            )
+        return seat, None
     holders = [rnd.holder(card) for card in cards]
     for card, holder in zip(cards, holders):
         if holder is None:
             if hidden:
-                by = move.by or "the player"
-                return -1, Verdict.illegal(R.HAND, f"a card {by} named is in nobody's hand", "put it back where it came from")
+                return -1, Verdict.illegal(R.HAND, "a card named is in nobody's hand", "put it back where it came from")
             return -1, Verdict.illegal(
                 R.HAND, f"{card} is in nobody's hand: {where_is(state, card)}", f"put the {card} back where it came from"
             )
     who = holders[0]
     assert who is not None
     if any(h != who for h in holders):
-        names = " and ".join(state.name(h) for h in holders if h is not None)
         return -1, Verdict.illegal(
-            R.OWNER, f"the cards come from different hands ({names}); a player plays only from their own hand",
+            R.OWNER, "the cards come from different hands; a player plays only from their own hand",
             "take the cards back into their hands",
         )
-    if move.by is not None:
-        seat = table.seat.get(move.by)
-        if seat is None:
-            return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
-        if seat != who:
-            what = "that card" if hidden else cards[0]
-            return -1, Verdict.illegal(
-                R.OWNER,
-                f"{what} is registered in {state.name(who)}'s hand, not {move.by}'s; only your own cards can be played",
-                f"give the {what} back to {state.name(who)}",
-            )
     return who, None
 
 

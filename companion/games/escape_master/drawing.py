@@ -28,11 +28,8 @@ def check_draw(state: State, move: Draw) -> Verdict:
         return Verdict.illegal(R.OUT, f"{name} is out of this round and draws no more", back)
     if move.card not in state.table.cards:
         return Verdict.illegal(R.CARD, "the card tapped is not a card of this deck", "check the card's tag")
-    if move.card not in rnd.draw_pile:
-        return Verdict.illegal(
-            R.UNSEEN, f"the card tapped on {name}'s hand pad is not in the draw pile: the log has it elsewhere",
-            "put it back where it came from",
-        )
+    # Whether this player may draw now is said first, for any card: only a draw the rules allow
+    # learns whether the card tapped is in the draw pile (issue 15: a refusal locates no card).
     call = rnd.call
     if call is not None:
         if who not in call.pending:
@@ -43,13 +40,14 @@ def check_draw(state: State, move: Draw) -> Verdict:
         if who == call.caller and len(call.pending) > 1:
             left = ", ".join(state.name(i) for i in call.pending if i != who)
             return Verdict.illegal(R.CALL_DRAW, f"{name} called Draw! and draws last ({left} first)", back)
-        return Verdict.legal()
-    if rnd.owes(who):
-        return Verdict.legal()  # EM-TRAP-DRAW: the Draw +3 cards
-    if P.has_playable(state, who):
+    elif not rnd.owes(who) and P.has_playable(state, who):  # EM-TRAP-DRAW: the Draw +3 cards are owed
         return Verdict.illegal(
             R.DRAW, f"{name} holds a card that can be played, so may not draw (only with no playable numbered or "
             "Wisdom card)", back,
+        )
+    if move.card not in rnd.draw_pile:
+        return Verdict.illegal(
+            R.UNSEEN, f"the card tapped on {name}'s hand pad is not in the draw pile", "put it back where it came from",
         )
     return Verdict.legal()
 

@@ -200,8 +200,8 @@ def _check_completion(state: State, move: Play, who: int, k: int) -> Verdict:
     assert move.cards is not None
     first, second = (state.table.cards[c] for c in move.cards)
     if move.by is not None and state.table.seat.get(move.by) != who:
-        return Verdict.illegal(R.OWNER, f"{second.name} is registered in {state.name(who)}'s hand, not {move.by}'s",
-                               f"give the {second.name} back to {state.name(who)}")
+        return Verdict.illegal(R.OWNER, f"{second.name} is not in {move.by}'s hand; only your own cards can be played",
+                               f"take the {second.name} back")
     bad = busy(state, who, "play")
     if bad:
         return bad

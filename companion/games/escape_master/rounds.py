@@ -216,7 +216,7 @@ def _check_count(state: State, hands: Mapping[str, tuple[str, ...]]) -> Verdict:
         missing = sorted(registered.difference(cards))
         if missing:
             return Verdict.illegal(
-                R.HANDS, f"the log has {', '.join(missing)} in {name}'s hand, which the count does not show",
+                R.HANDS, f"the count of {name}'s hand misses {len(missing)} card(s) the log has there",
                 "find the card(s) and count again",
             )
         for card in cards:

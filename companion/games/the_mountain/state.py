@@ -73,9 +73,11 @@ class MountainState:
         return self.options.hand_limit
 
     def where_is(self, card: str) -> str:
-        """Where a card is, in words, for a message (``"in the health pile"``, ``"on the mountain at 3-2"``)."""
-        if card in self.stock:
-            return "in the stock"
+        """Where a card is, in words, for a message (``"in the health pile"``, ``"on the mountain at 3-2"``).
+
+        Only places that lie face up are named: the stock and the discard pile read the same, so a
+        message never tells what the face-down stock holds (issue 15).
+        """
         if card in self.hand:
             return "in your hand"
         if card in self.health:
@@ -83,7 +85,7 @@ class MountainState:
         for slot in range(SLOTS):
             if self.mountain[slot] == card:
                 return f"on the mountain at {POSITIONS[slot]}"
-        return "on the discard pile"
+        return "not face up on the table"
 
 
 def count_threats(mountain: tuple[str | None, ...]) -> int:

@@ -45,7 +45,7 @@ LINK_RATE = Rate(burst=10, per_s=1)
 DISPUTE_RATE = Rate(burst=10, per_s=2)
 """``/api/log/<seq>`` (the dispute view) from one address."""
 
-MAX_URL = 1024
+MAX_URL = 8192
 """Longest path plus query string."""
 MAX_BODY = 16 * 1024
 """Largest request body (Flask's MAX_CONTENT_LENGTH and waitress's max_request_body_size)."""

@@ -38,6 +38,16 @@ QUICK_LIMIT = 12
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
 ENVELOPE = ("by", "t")
+DRAFT_DEPTH = 6
+"""Deepest nesting a draft needs: fields -> a mapping of players -> a list -> a coin record."""
+
+
+def _depth(value: Any, limit: int = 64) -> int:
+    """How deep a JSON value nests (counted no further than ``limit``)."""
+    if limit <= 0 or not isinstance(value, (dict, list)):
+        return 0
+    children = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(v, limit - 1) for v in children), default=0)
 
 
 class DraftError(NotationError):
@@ -64,6 +74,8 @@ class Draft:
             return cls(by=by)
         if not isinstance(obj, dict):
             raise DraftError("a draft must be a JSON object")
+        if _depth(obj) > DRAFT_DEPTH:
+            raise DraftError(f"a draft is nested at most {DRAFT_DEPTH} deep")
         verb = obj.get("verb")
         fields = obj.get("fields", {})
         closed = obj.get("closed", [])

@@ -121,7 +121,7 @@ CRAFTED = {
     "a mapping with non-list values": ({"verb": "deal", "fields": {"hands": {"anna": "x"}}}, False, 400),
     "neither card nor cards": ({"verb": "play", "fields": {"card": None, "cards": None, "pile": "new"}}, False, 400),
     "a 5 KB draft": ({"verb": "play", "fields": {"card": "x" * 5000}}, False, 413),
-    "deep nesting": ('{"verb": "play", "fields": {"card": ' + "[" * 1500 + "]" * 1500 + "}}", True, 400),
+    "deep nesting": ('{"verb": "play", "fields": {"card": ' + "[" * 600 + "]" * 600 + "}}", True, 400),
 }
 
 

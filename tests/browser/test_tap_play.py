@@ -179,6 +179,9 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     clock = FileClock()
     session = Session(game, GameLog(tmp_path / "tap.sqlite"), notation.header, clock=clock)
     served: Served = serve(session, threads=16)  # a stream per open page, and room for every tap
+    # A whole game at machine speed, several moves a second through one link: not a person's pace,
+    # which the per-link rate limit is for (tests/web/test_security_limits.py tests it).
+    served.web.app.config["RATE_LIMITS_OFF"] = True
     base = f"http://127.0.0.1:{served.port}"
     context = chromium.new_context(viewport={"width": 412, "height": 915})  # the referee's
     contexts = [context]

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from flask import Response, abort, current_app, jsonify, request, session
+from flask import Response, abort, current_app, jsonify, redirect, request, session, url_for
 
 log = logging.getLogger(__name__)
 
@@ -227,14 +227,22 @@ def referee_required(view: F) -> F:
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not is_referee():
-            if request.accept_mimetypes.best == "text/html" and request.method == "GET":
-                abort(Response("enter the referee PIN first: /referee/login\n", status=401, mimetype="text/plain"))
+            if request.method == "GET" and not request.path.startswith("/api/") and request.accept_mimetypes.accept_html:
+                # A browser goes to the PIN form, and comes back here after it; an API client gets JSON.
+                return redirect(url_for("referee.login_form", next=request.path), code=303)
             return jsonify({"error": "the referee PIN is needed"}), 401
         if request.method not in ("GET", "HEAD", "OPTIONS"):
             check_csrf()
         return view(*args, **kwargs)
 
     return wrapped  # type: ignore[return-value]
+
+
+def safe_next(raw: str | None) -> str:
+    """Where to go after the PIN: a path on this site only (never another host), else the console."""
+    if raw and raw.startswith("/") and not raw.startswith("//") and "\\" not in raw and len(raw) <= 200:
+        return raw
+    return "/referee"
 
 
 def client_address() -> str:

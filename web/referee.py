@@ -16,7 +16,7 @@ from companion.core import ObservationKind
 from web import table_session
 from web.auth import (
     PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, player_token, referee_required,
-    revoke_referee,
+    revoke_referee, safe_next,
 )
 from web.entries import json_body, submit_entry
 
@@ -33,7 +33,7 @@ def _guard() -> PinGuard:
 @bp.get("/referee/login")
 def login_form() -> str:
     session_ = table_session(current_app)
-    return render_template("login.html", game=session_.game, csrf=csrf_token(), error=None)
+    return render_template("login.html", game=session_.game, csrf=csrf_token(), error=None, next=safe_next(request.args.get("next")))
 
 
 @bp.post("/referee/login")
@@ -48,10 +48,12 @@ def login() -> Any:
     if not hmac.compare_digest(pin.encode()[:64], str(current_app.config["REFEREE_PIN"]).encode()):
         _guard().failed(client)
         log.warning("wrong referee PIN from %s", client)
-        return render_template("login.html", game=session_.game, csrf=csrf_token(), error="wrong PIN"), 403
+        return render_template(
+            "login.html", game=session_.game, csrf=csrf_token(), error="wrong PIN", next=safe_next(request.form.get("next"))
+        ), 403
     _guard().succeeded(client)
     grant_referee()
-    return redirect("/referee", code=303)
+    return redirect(safe_next(request.form.get("next")), code=303)
 
 
 @bp.post("/referee/logout")

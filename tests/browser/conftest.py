@@ -42,7 +42,7 @@ def chromium() -> Iterator[Any]:
 
 @pytest.fixture
 def page(chromium: Any) -> Iterator[Any]:
-    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1)  # a phone
+    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1, timezone_id="UTC")  # a phone
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -28,9 +28,8 @@ def test_scoreboard_changes_live_without_a_reload(served: Served, page: Any) -> 
 
 def test_the_console_refuses_without_the_pin_and_works_with_it(served: Served, page: Any) -> None:
     base = f"http://127.0.0.1:{served.port}"
-    response = page.goto(base + "/referee")
-    assert response.status == 401
-    page.goto(base + "/referee/login")
+    page.goto(base + "/referee")  # a browser without the PIN lands on the PIN form
+    assert page.url == base + "/referee/login?next=/referee"
     page.fill("input[name=pin]", "999999")
     page.click("button[type=submit]")
     page.wait_for_selector("text=wrong PIN")
@@ -56,20 +55,20 @@ def test_the_console_refuses_without_the_pin_and_works_with_it(served: Served, p
 def test_log_page_lists_verdicts_and_shows_the_rule(served: Served, page: Any) -> None:
     served.session.process(move({"by": "anna", "do": "take", "n": 9}))
     page.goto(f"http://127.0.0.1:{served.port}/log")
-    page.wait_for_selector("tr.illegal")
+    page.wait_for_selector("li.illegal")
     page.click("button.rule")
     page.wait_for_selector("dialog#rule[open]")
     assert "Take one, two or three." in page.inner_text("#rule-passage")
     served.session.process(move({"by": "anna", "do": "take", "n": 1}))
-    page.wait_for_selector("tr[data-seq='3']")
+    page.wait_for_selector("li[data-seq='3']")
 
 
 def test_a_disputed_row_shows_both_timestamps_and_the_states(served: Served, page: Any) -> None:
     served.session.process(move({"by": "anna", "do": "take", "n": 2}, t=1_800_000_050.000))
     served.session.process(move({"by": "anna", "do": "take", "n": 1}, t=1_800_000_050.004))
     page.goto(f"http://127.0.0.1:{served.port}/log")
-    page.wait_for_selector("tr[data-seq='3']")
-    page.click("tr[data-seq='3'] td.time")
+    page.wait_for_selector("li[data-seq='3']")
+    page.click("li[data-seq='3'] .time")
     page.wait_for_selector("dialog#dispute[open]")
     text = page.inner_text("#dispute-body")
     assert "08:00:50.000" in text and "08:00:50.004" in text  # both plays, to the millisecond

@@ -60,7 +60,7 @@ def test_everyone_stops_at_the_call_but_the_same_moment_counts() -> None:
     state = ok(started(hands), mv(A, "play", card="start-1", pile="new", t=1.0),
                mv(A, "play", card="teen-8", pile=1, t=2.0), mv(A, "out", t=5.0))
     verdict = bad(state, mv(B, "play", card="robot-9", pile=1, t=6.0), R.STOPPED)
-    assert "5.000 s" in verdict.why and "6.000 s" in verdict.why
+    assert "this play came 1.000 s after it" in verdict.why
     bad(state, mv(B, "play", card="robot-9", pile=1), R.STOPPED)  # no time: after the call
     state = ok(state, mv(B, "play", card="robot-9", pile=1, t=5.3))  # within out_window_s of the call
     assert GAME.scoreboard(state)["hand_sizes"][B] == 1

@@ -21,7 +21,9 @@ def test_wrong_pins_are_refused_then_rate_limited(served: Served) -> None:
 
 def test_the_pin_opens_the_console_and_moves_go_through_the_session(served: Served) -> None:
     b = Browser(served.port)
-    assert b.get("/referee").status == 401
+    bounced = b.request("GET", "/referee", None, {"Accept": "text/html"})  # a browser is sent to the PIN form, and back after it
+    assert bounced.status == 303 and bounced.headers["Location"].endswith("/referee/login?next=/referee")
+    assert b.get("/api/referee/view").status == 401  # an API client gets the JSON answer
     ok = b.login(PIN)
     assert ok.status == 303
     console = b.get("/referee")

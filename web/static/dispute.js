@@ -6,9 +6,7 @@
   const dialog = document.getElementById("dispute");
   const body = document.getElementById("dispute-body");
 
-  function when(t) {
-    return t ? new Date(t * 1000).toISOString().slice(11, 23) : "—";
-  }
+  const when = TC.clock;
 
   function changes(before, after) {
     const keys = Array.from(new Set(Object.keys(before).concat(Object.keys(after))));
@@ -25,15 +23,15 @@
     const row = d.row;
     const v = row.verdict;
     body.replaceChildren(el("div", {},
-      el("h3", {}, "Row " + row.seq + " · " + when(row.table_time) + " · " + row.source),
-      el("p", {}, row.move ? TC.moveText(row.move) + (row.move.by ? " — " + row.move.by : "") : row.kind),
+      el("h3", {}, "Row " + row.seq + " · " + when(row.table_time) + " · " + TC.actor(row)),
+      el("p", {}, row.move ? TC.moveText(row.move) : row.kind),
       v ? el("p", { class: v.ok ? "legal" : "illegal" }, v.ok ? "legal" : "illegal: " + v.why) : null,
       v && v.fix ? el("p", { class: "fix" }, "fix: " + v.fix) : null,
       d.rules.map((r) => el("blockquote", {}, el("strong", {}, r.id + " — " + r.title + " "), el("span", { class: "source" }, "(" + r.source + ")"), el("p", {}, r.passage))),
       d.competing.length ? el("div", {}, el("h4", {}, "Within a second of it"),
         el("table", { class: "competing" }, [row].concat(d.competing).sort((a, b) => a.table_time - b.table_time).map((c) =>
           el("tr", { class: c.seq === row.seq ? "this" : "" }, el("td", { class: "time" }, when(c.table_time)),
-            el("td", {}, (c.move && c.move.by) || c.source), el("td", {}, TC.moveText(c.move)),
+            el("td", {}, TC.actor(c)), el("td", {}, TC.moveText(c.move)),
             el("td", {}, c.verdict ? (c.verdict.ok ? "legal" : c.verdict.rules.join(", ")) : ""))))) : null,
       el("h4", {}, "Scoreboard before → after"), changes(d.before, d.after),
       d.before_full ? el("details", {}, el("summary", {}, "Full state (referee)"), el("pre", { class: "full" }, JSON.stringify(d.after_full, null, 1))) : null));
@@ -42,7 +40,7 @@
 
   document.getElementById("rows").addEventListener("click", (e) => {
     if (e.target.closest("button.rule")) return; // the rule button has its own dialog
-    const tr = e.target.closest("tr[data-seq]");
-    if (tr) open(tr.dataset.seq);
+    const card = e.target.closest("[data-seq]");
+    if (card) open(card.dataset.seq);
   });
 })();

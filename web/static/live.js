@@ -39,11 +39,26 @@ TC.svg = function (tag, attrs, ...children) {
   return tcAppend(node, children);
 };
 
+// A table time as the time of day here, to the millisecond (HH:MM:SS.mmm).
+TC.clock = function (t) {
+  if (t === null || t === undefined) return "—";
+  const d = new Date(t * 1000);
+  const two = (n) => String(n).padStart(2, "0");
+  return two(d.getHours()) + ":" + two(d.getMinutes()) + ":" + two(d.getSeconds()) + "." + String(d.getMilliseconds()).padStart(3, "0");
+};
+
+// Who a row is about: the player who acted, else "table" (a card set's clear spells its cards in
+// "by"; a sensor's play the engine could not attribute has no player).
+TC.actor = function (row) {
+  const by = row.move ? row.move.by : null;
+  return typeof by === "string" ? by : "table";
+};
+
 TC.moveText = function (move) {
   if (!move) return "";
   const parts = [move.do];
   for (const [key, value] of Object.entries(move)) {
-    if (key === "do" || key === "by" || key === "t") continue;
+    if (key === "do" || key === "t" || (key === "by" && typeof value === "string")) continue;
     parts.push(key + " " + (typeof value === "object" ? JSON.stringify(value) : value));
   }
   return parts.join(" · ");

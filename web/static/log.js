@@ -10,7 +10,7 @@
   function keep(row) {
     if (illegalBox.checked && !(row.verdict && !row.verdict.ok)) return false;
     const p = playerSel.value;
-    if (p && !(row.move && (row.move.by === p || row.move.target === p || row.move.to === p))) return false;
+    if (p && !(row.move && (TC.actor(row) === p || row.move.target === p || row.move.to === p))) return false;
     return Boolean(row.move || row.alert || row.error || row.note);
   }
 
@@ -23,25 +23,26 @@
     document.getElementById("rule").showModal();
   }
 
-  function verdictCell(row) {
-    if (row.alert) return el("td", { class: "alert" }, "unexplained: " + row.alert.what + " — " + row.alert.fix);
-    if (row.error) return el("td", { class: "error" }, row.error);
-    if (row.note) return el("td", { class: "note" }, row.note.health + ": " + row.note.status);
+  // A row is a card: the verdict first, then when, who and what; the rule's words one tap away.
+  function verdictLine(row) {
+    if (row.alert) return el("p", { class: "verdict alert" }, "Unexplained: " + row.alert.what + " — " + row.alert.fix);
+    if (row.error) return el("p", { class: "verdict error" }, "Not accepted: " + row.error);
+    if (row.note) return el("p", { class: "verdict note" }, row.note.health + ": " + row.note.status);
     const v = row.verdict;
-    if (!v) return el("td", {}, "");
-    if (v.ok) return el("td", { class: "legal" }, "legal");
-    return el("td", { class: "illegal" },
-      ...v.rules.map((id) => el("button", { class: "rule", type: "button", onclick: () => showRule(id) }, id)),
-      " ", v.why, v.fix ? el("div", { class: "fix" }, v.fix) : null);
+    if (!v) return el("p", { class: "verdict" }, row.kind === "undo" ? "Taken back" : "");
+    if (v.ok) return el("p", { class: "verdict legal" }, "Legal");
+    return el("div", { class: "verdict illegal" },
+      el("p", {}, el("strong", {}, "Illegal "), ...v.rules.map((id) => el("button", { class: "rule", type: "button", onclick: () => showRule(id) }, id))),
+      el("p", {}, v.why), v.fix ? el("p", { class: "fix" }, v.fix) : null);
   }
 
   function rowNode(row) {
-    const when = row.table_time ? new Date(row.table_time * 1000).toISOString().slice(11, 23) : "";
-    return el("tr", { "data-seq": String(row.seq), class: row.verdict && !row.verdict.ok ? "illegal" : "" },
-      el("td", {}, String(row.seq)), el("td", { class: "time" }, when),
-      el("td", {}, (row.move && row.move.by) || row.source),
-      el("td", {}, row.kind === "undo" ? "undo: " + TC.moveText(row.move) : TC.moveText(row.move)),
-      verdictCell(row));
+    const what = row.kind === "undo" ? "undo: " + TC.moveText(row.move) : row.kind === "correction" ? "corrected: " + TC.moveText(row.move) : TC.moveText(row.move);
+    return el("li", { "data-seq": String(row.seq), class: "log-row" + (row.verdict && !row.verdict.ok ? " illegal" : "") },
+      verdictLine(row),
+      el("p", { class: "meta" }, el("span", { class: "seq" }, "#" + row.seq), " ", el("span", { class: "time" }, TC.clock(row.table_time)),
+        " ", el("strong", { class: "who" }, TC.actor(row))),
+      what ? el("p", { class: "what" }, what) : null);
   }
 
   let loadedTo = 0;

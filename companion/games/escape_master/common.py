@@ -11,9 +11,13 @@ from companion.games.escape_master.state import Phase, State
 logger = logging.getLogger(__name__)
 
 
-def secs(t: float | None) -> str:
-    """A table time to the millisecond, as the log shows it."""
-    return "an unknown time" if t is None else f"{t:.3f} s"
+def apart(earlier: float | None, later: float | None) -> str:
+    """How far apart two table times are, to the millisecond ("444 ms", "1.250 s"). The clock times
+    themselves are on each row, which the page shows as the time of day; a sentence says the gap."""
+    if earlier is None or later is None:
+        return "an unknown time"
+    gap = abs(later - earlier)
+    return f"{round(gap * 1000)} ms" if gap < 1 else f"{gap:.3f} s"
 
 
 def where_is(state: State, card: str) -> str:

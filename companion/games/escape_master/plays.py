@@ -9,7 +9,7 @@ from companion.core import Verdict
 from companion.games.escape_master import piles as P
 from companion.games.escape_master import rules as R
 from companion.games.escape_master.cards import Card, Kind
-from companion.games.escape_master.common import attribute, busy, not_now, secs, where_is
+from companion.games.escape_master.common import apart, attribute, busy, not_now, where_is
 from companion.games.escape_master.moves import Half, Play, Withdraw
 from companion.games.escape_master.state import (
     NO_PILE,
@@ -40,7 +40,7 @@ def _phase(state: State, move: Play | Half) -> Verdict | None:
         first = state.name(state.rnd.outs[0]) if state.rnd.outs else "a player"
         return Verdict.illegal(
             R.STOPPED,
-            f"the round ended with {first}'s Escape Master! at {secs(stop)}; a play at {secs(move.t)} comes after it",
+            f"the round ended with {first}'s Escape Master!; this play came {apart(stop, move.t)} after it",
             "take the card back into your hand",
         )
     return not_now(state, "plays")
@@ -87,9 +87,10 @@ def _beaten(state: State, who: int, number: int, fits_before: bool, move: Play, 
     theirs = f"{state.name(last.by)}'s {' + '.join(last.cards)}"
     fix = f"take the {what} back into your hand"
     if move.t >= last.t:
-        why = f"{mine} ({secs(move.t)}) was beaten to pile {number} by {theirs} ({secs(last.t)})"
+        when = "played in the same millisecond and seen first" if move.t == last.t else f"{apart(last.t, move.t)} earlier"
+        why = f"{mine} was beaten to pile {number} by {theirs}, {when}"
     else:
-        why = (f"{mine} is stamped {secs(move.t)}, before {theirs} ({secs(last.t)}), but reached the referee "
+        why = (f"{mine} is stamped {apart(move.t, last.t)} before {theirs}, but reached the referee "
                f"after it; pile {number} now shows {theirs}, which the {what} does not fit")
         fix += ", or the referee corrects the order in the log"
     return Verdict.illegal(R.BEATEN, why, fix)

@@ -167,7 +167,7 @@
         (rows[r] = rows[r] || []).push(c);
       }
       return el("div", { class: "pyramid-pick" }, Object.keys(rows).sort((a, b) => a - b).map((r) =>
-        el("div", { class: "pyramid-row" }, rows[r].map((c) => choiceButton(next, c)))));
+        el("div", { class: "pick-row" }, rows[r].map((c) => choiceButton(next, c)))));
     }
 
     function nextStep(offer) {

@@ -68,7 +68,13 @@
       el("div", { class: "prompt" }, p.who ? el("strong", {}, p.who + ": ") : null, p.who ? p.text.replace(new RegExp("^" + p.who.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + ": "), "") : p.text));
     const outcome = document.getElementById("outcome");
     outcome.hidden = !board.outcome;
-    if (board.outcome) outcome.replaceChildren(el("h2", {}, "Game over"), TC.games.outcomeText(board));
+    if (board.outcome) {
+      // Coloured by outcome: won (a winner, or the table escaped), lost (nobody won), or just ended.
+      const o = board.outcome;
+      const look = o.won === false || (o.won === undefined && o.winner === null) ? "lost" : o.won === true || o.winner ? "won" : "ended";
+      outcome.className = "outcome " + look;
+      outcome.replaceChildren(el("h2", {}, "Game over"), TC.games.outcomeText(board));
+    }
     renderBoard(board);
     const health = Object.entries(board.health || {}).sort(([a], [b]) => a.localeCompare(b));
     renderList(document.getElementById("health-banner"), health.filter(([, h]) => h.status !== "ok"), healthBanner);

@@ -115,8 +115,13 @@
   }
 
   function piles(s) {
-    const items = (s.piles || []).map((pile, i) => el("li", { class: "pile" + (pile.open ? "" : " closed"), "data-pile": String(pile.pile || i + 1) },
-      el("span", { class: "pile-no" }, "pile " + (pile.pile || i + 1)),
+    // A pile's number is its place on the table: a closed pile and the one started after it at the
+    // same place share it. The newest at each place is shown; an older one says it is earlier.
+    const all = s.piles || [];
+    const newest = {};
+    all.forEach((pile, i) => { newest[pile.pile || i + 1] = i; });
+    const items = all.map((pile, i) => el("li", { class: "pile" + (pile.open ? "" : " closed"), "data-pile": String(pile.pile || i + 1) },
+      el("span", { class: "pile-no" }, "pile " + (pile.pile || i + 1) + (newest[pile.pile || i + 1] === i ? "" : " (earlier)")),
       card(pile.top),
       el("span", { class: "pile-count" }, (pile.cards || 0) + (pile.cards === 1 ? " card" : " cards")),
       pile.half ? el("span", { class: "pile-count" }, "half: ", card(pile.half, "small")) : null,

@@ -134,13 +134,15 @@
       headline(s),
       conflictLine(s),
       waiting(s),
+      // The yetis (damage first, as big as Escape Master's faults) above the map on a phone; on the
+      // big screen the map takes the left column.
       el("div", { class: "ev-layout" },
-        el("div", { class: "map-wrap" }, heightMap(b, s),
-          el("p", { class: "legend" }, "Darker is lower, white is the peak (height 5); ✕: a notch, off the board; dashed: the peak tile; coloured squares: home bases.")),
-        el("div", {},
+        el("div", { class: "ev-yetis" },
           off.length ? el("p", { class: "note", "data-off-board": off.join(",") }, "Off the board until the round ends: " + off.join(", ")) : null,
           yetiRows(b, s),
-          plans(b, s))),
+          plans(b, s)),
+        el("div", { class: "map-wrap" }, heightMap(b, s),
+          el("p", { class: "legend" }, "Darker is lower, white is the peak (height 5); ✕: a notch, off the board; dashed: the peak tile; coloured squares: home bases."))),
       events(s));
   }
 

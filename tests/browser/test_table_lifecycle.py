@@ -25,7 +25,7 @@ from tests.test_serve import _start, _until
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT_MS = 15_000
-GAMES = ["escape-master", "everest"]
+GAMES = ["escape-master", "everest", "horrible-mountain-2"]
 """The games whose setup the console can tap in (the others still start from a config file)."""
 KEYS = "addEventListener('keydown', () => { sessionStorage.keys = String(Number(sessionStorage.keys || 0) + 1); }, true);"
 """Counts every key pressed on a page, across its reloads (the PIN login fills its field without keys)."""
@@ -171,12 +171,38 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
             phone.context.close()
         board = _board(url)
         assert board["game"] == "everest" and board["players"] == ["anna", "ben"]
+
+        # Horrible Mountain 2: the console taps the Evil Master, the Table Cards slot by slot and the
+        # colours; each player taps the three cards dealt to them; then the cubes are placed.
+        _start_game(console, url, "horrible-mountain-2", ["anna", "ben"])
+        table = _board(url)["scoreboard"]
+        on_table = {slot["card"] for slot in table.get("table", []) if isinstance(slot, dict) and slot.get("card")}
+        rest = [c for c in get_game("horrible-mountain-2").deck() or () if c not in on_table]
+        phones = {}
+        for player, link in _links(console).items():
+            phone_context = chromium.new_context(viewport={"width": 412, "height": 915})
+            phone_context.add_init_script(KEYS)
+            phone = phone_context.new_page()
+            phone.goto(url.rstrip("/") + link)
+            phones[player] = phone
+        for n, (player, phone) in enumerate(phones.items()):
+            phone.bring_to_front()
+            for card in rest[n * 3 : n * 3 + 3]:
+                before = _board(url)["seq"]
+                _ready(phone)
+                _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
+                _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
+        assert _board(url)["counters"]["illegal"] == 0
+        assert [p["verb"] for p in _board(url)["prompts"]] == ["place"]
+        for phone in phones.values():
+            assert phone.evaluate(PRESSED) == 0
+            phone.context.close()
         assert console.evaluate(PRESSED) == 0
     finally:
         context.close()
     assert errors == []
     logs = sorted(p for p in folder.iterdir() if p.suffix == ".sqlite" or p.name.endswith(".db"))
-    assert len(logs) == 3, logs  # the first Everest game, Escape Master, and this Everest game
+    assert len(logs) == 4, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2
     for game_log in logs:
         verified = subprocess.run([sys.executable, "-m", "companion", "log", "verify", str(game_log)], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stderr

@@ -9,6 +9,8 @@ import pytest
 from companion.core import Header
 from companion.errors import NotationError, SetupError
 from companion.games.horrible_mountain_2 import GAME
+from companion.games.horrible_mountain_2.cards import DECK
+from companion.games.horrible_mountain_2.moves import Dealt
 from companion.games.horrible_mountain_2.state import Phase
 from tests.games.test_horrible_mountain_2_support import ADAM, EVE, SETUP, covers, header, mv, play, refused, start
 
@@ -166,3 +168,42 @@ def test_the_evil_master_may_not_place_on_cubes() -> None:
 def test_place_notation_checks_slot_numbers() -> None:
     with pytest.raises(NotationError, match="slot 7 does not exist"):
         mv(ADAM, "place", slots=[1, 7])
+
+
+def test_a_live_table_sets_up_by_taps_and_deals_by_dealt() -> None:
+    """The console taps what lies face up (companion.entry.setup); each player taps their own hand in."""
+    from companion.games.horrible_mountain_2.entry import SETUP_FORM
+
+    players = ("eve", "adam")
+    values: dict[str, object] = {"evil_master": "eve"}
+    table: list[str] = []
+    for _ in range(5):  # slot by slot only the cards of that slot's rank are offered
+        offered = [c.value for c in SETUP_FORM.choices(players, {}, {**values, "table": table}, "table", False)]
+        assert offered and all(int(str(c)[:-1]) == len(table) + 2 for c in offered)
+        table.append(str(offered[0]))
+    values["table"] = table
+    values["cubes"] = {"eve": ["red", "orange"], "adam": ["yellow", "green"]}
+    assert [c.value for c in SETUP_FORM.choices(players, {}, values, "centre", False)] == ["blue"]
+    setup = SETUP_FORM.build(players, {}, values)
+    assert setup["centre"] == "blue" and "hands" not in setup
+    state = GAME.new_state(Header(GAME.id, players, {}, setup))
+    assert [(p.who, p.verb) for p in GAME.prompts(state)] == [("adam", "dealt"), ("eve", "dealt")]
+    rest = [c for c in DECK if c not in table]
+    deal = {"adam": rest[:3], "eve": rest[3:6]}
+    for who, cards in deal.items():
+        for card in cards:
+            verdict, state = GAME.play(state, Dealt(by=who, card=card))
+            assert verdict.ok, verdict
+    assert state.phase.value == "place" and GAME.view(state, "adam")["hand"] == sorted(deal["adam"], key=DECK.index)
+    fourth, _ = GAME.play(state, Dealt(by="adam", card=rest[6]))
+    assert not fourth.ok  # the deal is over: a card taken now is drawn
+
+
+def test_a_dealt_card_that_cannot_be_there_is_refused_without_saying_where_it_is() -> None:
+    setup = {"evil_master": "eve", "table": ["2S", "3S", "4S", "5S", "6S"], "cubes": {"eve": ["red", "orange"], "adam": ["yellow", "green"]}, "centre": "blue"}
+    state = GAME.new_state(Header(GAME.id, ("eve", "adam"), {}, setup))
+    _, state = GAME.play(state, Dealt(by="eve", card="2H"))
+    taken, _ = GAME.play(state, Dealt(by="adam", card="2H"))  # in eve's hand
+    on_table, _ = GAME.play(state, Dealt(by="adam", card="2S"))  # a Table Card
+    assert not taken.ok and not on_table.ok
+    assert "eve" not in taken.why and taken.why.replace("2H", "X") == on_table.why.replace("2S", "X")

@@ -10,6 +10,7 @@ from companion.games.horrible_mountain_2 import rules as R
 from companion.games.horrible_mountain_2.cards import CENTRE_SLOT, PLACE_PAIRS, rank
 from companion.games.horrible_mountain_2.moves import (
     ClaimCube,
+    Dealt,
     Discard,
     Draw,
     Examine,
@@ -20,6 +21,7 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
+from companion.games.horrible_mountain_2.setup import HAND_SIZE
 from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, public_place
 
 _LEGAL = Verdict.legal()
@@ -30,6 +32,8 @@ def check(state: State, move: Move) -> Verdict:
     if seat is None:
         who = f'"{move.by}" is not playing' if move.by is not None else "the move does not say who makes it"
         return Verdict.illegal(R.TURN, f"{who}; the players are {' and '.join(state.names)}", "say which player acts")
+    if state.phase is Phase.DEAL or isinstance(move, Dealt):
+        return _check_dealt(state, seat, move)
     if state.phase is Phase.PLACE:
         return _check_place(state, seat, move)
     if isinstance(move, Place):
@@ -57,6 +61,24 @@ def check(state: State, move: Move) -> Verdict:
 
 
 # -- setup steps 5-6 -----------------------------------------------------------------------------
+
+
+def _check_dealt(state: State, seat: int, move: Move) -> Verdict:
+    """HM2-SETUP-HANDS at a live table: each player taps the three cards dealt to them, first of all."""
+    if not isinstance(move, Dealt):
+        short = ", ".join(state.names[s] for s in (ADVENTURER, EVIL) if len(state.hands[s]) < HAND_SIZE)
+        return Verdict.illegal(R.SETUP_HANDS, f"the hands are dealt first: {short} still to tap their cards in",
+                               "undo that; each player taps the three cards dealt to them")
+    if state.phase is not Phase.DEAL:
+        return Verdict.illegal(R.SETUP_HANDS, "the hands were dealt at setup; a card taken later is drawn", "undo that")
+    if len(state.hands[seat]) >= HAND_SIZE:
+        return Verdict.illegal(R.SETUP_HANDS, f"{move.by} already holds the three cards of a starting hand",
+                               "give the card back to the dealer")
+    if move.card not in state.draw_pile:
+        # Never say where it is: it may be in the other player's hand.
+        return Verdict.illegal(R.SETUP_CARDS, f"{move.card} is not a card {move.by} could have been dealt",
+                               "check the card and tap the one you hold")
+    return Verdict.legal()
 
 
 def _check_place(state: State, seat: int, move: Move) -> Verdict:

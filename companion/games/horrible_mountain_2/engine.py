@@ -7,6 +7,7 @@ from typing import Any
 
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import SetupForm
 from companion.game import Game
 from companion.games.horrible_mountain_2 import checks, entry, table, transitions, views
 from companion.games.horrible_mountain_2.moves import MOVE_TYPES
@@ -63,7 +64,16 @@ class HorribleMountain2(Game[State]):
     def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
 
+    def setup_form(self) -> SetupForm:
+        return entry.SETUP_FORM
+
     def prompts(self, state: State) -> tuple[Prompt, ...]:
+        if state.phase is Phase.DEAL:
+            return tuple(
+                Prompt(name, "dealt", f"{name}: tap the three cards dealt to you ({len(state.hands[seat])} of 3)")
+                for seat, name in ((ADVENTURER, state.names[ADVENTURER]), (1 - ADVENTURER, state.names[1 - ADVENTURER]))
+                if len(state.hands[seat]) < 3
+            )
         if state.phase is Phase.PLACE:
             who = state.current
             role = "unwitting adventurer" if state.turn == ADVENTURER else "Evil Master"

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, permutations
+from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, Pick
-from companion.games.horrible_mountain_2.cards import COLOURS, DECK, PLACE_PAIRS, SLOTS, sort_cards
+from companion.entry.picks import Choice, FieldSpec, Pick
+from companion.entry.setup import SetupField, SetupForm
+from companion.games.horrible_mountain_2.cards import COLOURS, DECK, PLACE_PAIRS, SLOTS, rank, sort_cards
 from companion.games.horrible_mountain_2.moves import (
     ClaimCube,
+    Dealt,
     Discard,
     Draw,
     Examine,
@@ -39,6 +42,10 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
     if state.phase is Phase.OVER or seat is None:
         return
     hand = sort_cards(state.hands[seat])
+    if state.phase is Phase.DEAL:
+        for card in sort_cards(state.draw_pile):
+            yield Dealt(by=by, card=card)
+        return
     if state.phase is Phase.PLACE:
         for pair in PLACE_PAIRS:
             for slots in permutations(sorted(pair)):
@@ -94,3 +101,46 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
         return [Choice(c, c) for c in COLOURS]
     return None
 
+
+# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+
+_SETUP_FIELDS = ("evil_master", "table", "cubes", "centre")
+
+
+def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:
+    if name == "evil_master":
+        return [Choice(p, p) for p in players]
+    if name == "table":  # the Table Cards, slot by slot: a 2, a 3, ... a 6 (HM2-SETUP-TABLE)
+        laid = values.get("table") or []
+        wanted = len(laid) + 2
+        return [_card(c) for c in DECK if (every or rank(c) == wanted) and c not in laid]
+    taken = {c for pair in (values.get("cubes") or {}).values() for c in pair}
+    if name == "cubes":
+        return [Choice(c, c) for c in COLOURS if c not in taken]
+    if name == "centre":  # the colour left over
+        return [Choice(c, c) for c in COLOURS if every or c not in taken]
+    return []
+
+
+def _setup_build(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A live table's setup: the hands are tapped in by each player (``dealt``), never here."""
+    setup = {k: values[k] for k in _SETUP_FIELDS if k in values}
+    cubes = values.get("cubes") or {}
+    taken = {c for pair in cubes.values() for c in pair}
+    left = [c for c in COLOURS if c not in taken]
+    if "centre" not in setup and len(left) == 1:
+        setup["centre"] = left[0]
+    return setup
+
+
+SETUP_FORM = SetupForm(
+    (
+        SetupField("evil_master", FieldSpec.one(Pick.PLAYER), "Who is the Evil Master", rotates=True),
+        SetupField("table", FieldSpec.list_of(Pick.PUBLIC_CARD, 5, 5), "The Table Cards, slot 1 (a 2) to slot 5 (a 6)"),
+        SetupField("cubes", FieldSpec.by_player(Pick.CUBE, 2, 2), "Each player's two cube colours"),
+        SetupField("centre", FieldSpec.one(Pick.CUBE), "The colour left over (on the 4 and in the Cube Pile)"),
+    ),
+    _setup_choices,
+    _setup_build,
+)
+"""Horrible Mountain 2's setup as the console taps it; each player's three cards come by ``dealt``."""

@@ -167,7 +167,22 @@ class SearchDiscard(Move):
             _cards_ok(*self.order)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Dealt(Move):
+    """Extension, a live table's deal: one of the three cards dealt to ``by``, tapped on their hand pad
+    or picked on their own page. The cubes are placed once both hands are in."""
+
+    verb: ClassVar[str] = "dealt"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
+    card: str
+
+    def __post_init__(self) -> None:
+        _cards_ok(self.card)
+
+
 MOVE_TYPES: tuple[type[Move], ...] = (
+    Dealt,
     Place,
     Draw,
     Swap,

@@ -16,6 +16,10 @@ from companion.games.horrible_mountain_2.options import Options
 from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
 
 KEYS = ("evil_master", "table", "hands", "cubes", "centre")
+LIVE_KEYS = ("evil_master", "table", "cubes", "centre")
+"""A live table's setup: what lies face up or is chosen. Without ``hands``, each player taps the three
+cards dealt to them (``dealt``) before the cubes are placed; nobody types a face-down card."""
+HAND_SIZE = 3
 
 
 def _fail(rule: str, sentence: str) -> SetupError:
@@ -49,9 +53,10 @@ def build_state(players: tuple[str, ...], options: Options, setup: Mapping[str, 
     for key in setup:
         if key not in KEYS:
             raise SetupError(f'the setup has an unknown field "{key}" (expected {", ".join(KEYS)})')
-    for key in KEYS:
+    for key in LIVE_KEYS:
         if key not in setup:
             raise SetupError(f'the setup is missing "{key}"')
+    live = "hands" not in setup
 
     evil = setup["evil_master"]
     if evil not in players:
@@ -70,11 +75,11 @@ def build_state(players: tuple[str, ...], options: Options, setup: Mapping[str, 
                 f"slot {slot} must hold a {setup_rank(slot)} (one of each rank 2 to 6, in order), not {card}",
             )
 
-    raw_hands = _per_player(setup, "hands", players, R.SETUP_HANDS)
+    raw_hands = {name: [] for name in names} if live else _per_player(setup, "hands", players, R.SETUP_HANDS)
     hands: list[frozenset[str]] = []
     for name in names:
         cards = raw_hands[name]
-        if not isinstance(cards, list) or len(cards) != 3:
+        if not isinstance(cards, list) or len(cards) != (0 if live else HAND_SIZE):
             raise _fail(R.SETUP_HANDS, f"{name} must start with a hand of three cards")
         hands.append(frozenset(_card(c, f"{name}'s hand") for c in cards))
 
@@ -120,7 +125,7 @@ def build_state(players: tuple[str, ...], options: Options, setup: Mapping[str, 
         discard=(),
         discard_unordered=frozenset(),
         exhausted=0,
-        phase=Phase.PLACE,
+        phase=Phase.DEAL if live else Phase.PLACE,
         turn=ADVENTURER,
         must_discard=False,
         used_once=frozenset(),

@@ -20,6 +20,8 @@ ADVENTURER = 1
 
 
 class Phase(str, enum.Enum):
+    DEAL = "deal"
+    """A live table's deal: each player taps the three cards dealt to them (``dealt``)."""
     PLACE = "place"
     """Setup steps 5-6: the adventurer, then the Evil Master, puts two cubes on Table Cards."""
     PLAY = "play"

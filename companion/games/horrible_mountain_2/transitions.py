@@ -5,6 +5,7 @@ from __future__ import annotations
 from companion.core import Move
 from companion.games.horrible_mountain_2.cards import sort_cards
 from companion.games.horrible_mountain_2.moves import (
+    Dealt,
     ClaimCube,
     Discard,
     Draw,
@@ -16,6 +17,7 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
+from companion.games.horrible_mountain_2.setup import HAND_SIZE
 from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, evolve
 
 HAND_LIMIT = 5
@@ -75,6 +77,8 @@ def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def apply(state: State, move: Move) -> State:
+    if isinstance(move, Dealt):
+        return _dealt(state, move)
     seat = state.turn
     hand = state.hands[seat]
     if isinstance(move, Draw):
@@ -151,3 +155,14 @@ def apply(state: State, move: Move) -> State:
         state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}))
         return _after_taking(state)
     raise TypeError(f"no apply for {type(move).__name__}")  # pragma: no cover
+
+
+def _dealt(state: State, move: Dealt) -> State:
+    """One dealt card into its player's hand; with both hands in, the cubes are placed (adventurer first)."""
+    seat = state.seat(move.by)
+    assert seat is not None  # checked
+    hands = _pair(state.hands, seat, state.hands[seat] | {move.card})
+    state = evolve(state, hands=hands, draw_pile=state.draw_pile - {move.card})
+    if all(len(hand) == HAND_SIZE for hand in hands):
+        state = evolve(state, phase=Phase.PLACE, turn=ADVENTURER)
+    return state

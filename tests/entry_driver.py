@@ -22,14 +22,15 @@ class Unreachable(AssertionError):
 
 
 def _same(a: Any, b: Any) -> bool:
-    return _plain(a) == _plain(b)
+    return plain(a) == plain(b)
 
 
-def _plain(value: Any) -> Any:
+def plain(value: Any) -> Any:
+    """A JSON value with tuples as lists and absent (None) fields left out, for comparing moves."""
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [plain(v) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items() if v is not None}
+        return {k: plain(v) for k, v in value.items() if v is not None}
     return value
 
 
@@ -60,8 +61,8 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
 
     Fields are matched by their own names (:func:`move_form`), as the page builds them."""
     parsed = move if isinstance(move, Move) else builder.game.codec.from_json(dict(move))
-    target = _plain(move_form(parsed))
-    wanted_notation = _plain(target_of(builder.game.codec.to_json(parsed)))
+    target = plain(move_form(parsed))
+    wanted_notation = plain(target_of(builder.game.codec.to_json(parsed)))
     by = parsed.by
     taps = 1 if referee else 0  # the referee first says who acts ("table" for nobody)
     fields: dict[str, Any] = {}

@@ -91,6 +91,19 @@ def _links(console: Any) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in re.finditer(r"<strong>([^<]+)</strong> <a href=\"([^\"]+)\"", console.content())}
 
 
+def _phones(chromium: Any, console: Any, url: str, errors: list[str]) -> dict[str, Any]:
+    """Each player's own phone (its own browser), opened on the link the console shows."""
+    phones = {}
+    for player, link in _links(console).items():
+        phone_context = chromium.new_context(viewport={"width": 412, "height": 915})
+        phone_context.add_init_script(KEYS)
+        phone = phone_context.new_page()
+        phone.on("pageerror", lambda exc: errors.append(str(exc)))
+        phone.goto(url.rstrip("/") + link)
+        phones[player] = phone
+    return phones
+
+
 def _play_something(page: Any, url: str, taps: int = 12) -> bool:
     """Tap the first thing the engine proposes (a one-tap move, else the first legal value) until a
     move is sent; False if the page offers nothing to this player now."""
@@ -127,14 +140,7 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
 
         # Escape Master: the console starts it, each player taps their own ten cards, the dealer says Start!
         _start_game(console, url, "escape-master", ["anna", "ben", "cleo"])
-        phones = {}
-        for player, link in _links(console).items():
-            phone_context = chromium.new_context(viewport={"width": 412, "height": 915})
-            phone_context.add_init_script(KEYS)
-            phone = phone_context.new_page()
-            phone.on("pageerror", lambda exc: errors.append(str(exc)))
-            phone.goto(url.rstrip("/") + link)
-            phones[player] = phone
+        phones = _phones(chromium, console, url, errors)
         # The real deal is a shuffle at the table: each player taps the cards they were dealt.
         deck = [c for c in get_game("escape-master").deck() or () if not c.startswith(("start", "escape", "trap", "doom", "wisdom", "dead"))]
         random.Random(7).shuffle(deck)
@@ -161,11 +167,7 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
 
         # Abandoned for Everest with two players: plans tapped in on their own pages.
         _start_game(console, url, "everest", ["anna", "ben"])
-        phones = {}
-        for player, link in _links(console).items():
-            phone = chromium.new_context(viewport={"width": 412, "height": 915}).new_page()
-            phone.goto(url.rstrip("/") + link)
-            phones[player] = phone
+        phones = _phones(chromium, console, url, errors)
         for player, phone in phones.items():
             assert _play_something(phone, url), f"{player} could not plan"
             phone.context.close()
@@ -178,13 +180,7 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
         table = _board(url)["scoreboard"]
         on_table = {slot["card"] for slot in table.get("table", []) if isinstance(slot, dict) and slot.get("card")}
         rest = [c for c in get_game("horrible-mountain-2").deck() or () if c not in on_table]
-        phones = {}
-        for player, link in _links(console).items():
-            phone_context = chromium.new_context(viewport={"width": 412, "height": 915})
-            phone_context.add_init_script(KEYS)
-            phone = phone_context.new_page()
-            phone.goto(url.rstrip("/") + link)
-            phones[player] = phone
+        phones = _phones(chromium, console, url, errors)
         for n, (player, phone) in enumerate(phones.items()):
             phone.bring_to_front()
             for card in rest[n * 3 : n * 3 + 3]:

@@ -23,6 +23,7 @@ from companion.games import get_game
 from companion.log import GameLog
 from companion.notation import read_notation
 from companion.session import Session, SystemClock
+from tests.entry_driver import plain
 from tests.serving import Served, serve
 from tests.test_entry_files import FILES
 from web.auth import player_token
@@ -31,14 +32,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT_MS = 15_000
 PIN = "123456"
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items() if v is not None}
-    return value
 
 
 class FileClock(SystemClock):
@@ -79,8 +72,8 @@ class Tapper:
 
     def enter(self, move: Move, session: Session) -> int:
         """Tap ``move`` in; returns the taps. Quick buttons carry notation; steps name fields as the move class does."""
-        target = _plain({k: v for k, v in session.game.codec.to_json(move).items() if k != "t"})
-        form = _plain(move_form(move))
+        target = plain({k: v for k, v in session.game.codec.to_json(move).items() if k != "t"})
+        form = plain(move_form(move))
         before = session.log.last_seq
         self.page.bring_to_front()  # a page in a background tab is throttled, as on a phone
         self.ready(before)
@@ -94,7 +87,7 @@ class Tapper:
         while self.taps < 200:
             quick = self.values("quick:")
             for i, offered in enumerate(quick):
-                if _plain(offered) == target:
+                if plain(offered) == target:
                     self.page.locator('[data-tap^="quick:"]').nth(i).click()
                     self.taps += 1
                     return self._sent(session, before)
@@ -122,11 +115,11 @@ class Tapper:
                 tapped = so_far.setdefault(name, [])
                 wanted = want[len(tapped)] if many else want
                 values = self.values("value:", ".step")
-                if not any(_plain(v) == _plain(wanted) for v in values):
+                if not any(plain(v) == plain(wanted) for v in values):
                     assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
                     self.click('.step [data-tap="every"]')
                     continue
-                index = next(i for i, v in enumerate(values) if _plain(v) == _plain(wanted))
+                index = next(i for i, v in enumerate(values) if plain(v) == plain(wanted))
                 tapped.append(wanted)
                 self.page.locator('.step [data-tap^="value:"]').nth(index).click()
                 self.taps += 1
@@ -152,12 +145,12 @@ class Tapper:
             return
         wanted = want[key][len(tapped)]
         values = self.values("value:", ".step")
-        if not any(_plain(v) == _plain(wanted) for v in values):
+        if not any(plain(v) == plain(wanted) for v in values):
             assert self.page.locator('.step [data-tap="every"]').count(), f"{name}/{key}: {wanted!r} not offered"
             self.click('.step [data-tap="every"]')
             return
         tapped.append(wanted)
-        self.page.locator('.step [data-tap^="value:"]').nth(next(i for i, v in enumerate(values) if _plain(v) == _plain(wanted))).click()
+        self.page.locator('.step [data-tap^="value:"]').nth(next(i for i, v in enumerate(values) if plain(v) == plain(wanted))).click()
         self.taps += 1
         self.ready()
 

@@ -7,24 +7,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from itertools import combinations, permutations
 
 from companion.core import Header, Move
-from companion.games.horrible_mountain_2.cards import COLOURS, DECK, PLACE_PAIRS, RANKS, SLOTS, rank, sort_cards
+from companion.games.horrible_mountain_2 import entry
+from companion.games.horrible_mountain_2.cards import COLOURS, DECK, RANKS, SLOTS, rank, sort_cards
 from companion.games.horrible_mountain_2.engine import HorribleMountain2
-from companion.games.horrible_mountain_2.moves import (
-    ClaimCube,
-    Discard,
-    Draw,
-    Examine,
-    Place,
-    SearchDiscard,
-    Swap,
-    SwapCubes,
-    TakeDiscard,
-    TakeTable,
-)
-from companion.games.horrible_mountain_2.state import Phase, State
+from companion.games.horrible_mountain_2.moves import Discard, Draw, Place, Swap, TakeTable
+from companion.games.horrible_mountain_2.state import State
 
 GAME = HorribleMountain2()
 PLAYERS = ("anna", "ben")
@@ -60,44 +49,9 @@ def random_header(rng: random.Random, variant: bool = False) -> Header:
 
 
 def legal_moves(state: State) -> Iterator[Move]:
-    """Every legal move (draws and refills range over every card the Draw Pile may hold)."""
-    if state.phase is Phase.OVER:
-        return
-    me = state.current
-    seat = state.turn
-    hand = sort_cards(state.hands[seat])
-    if state.phase is Phase.PLACE:
-        for pair in PLACE_PAIRS:
-            for slots in permutations(sorted(pair)):
-                yield Place(by=me, slots=(slots[0], slots[1]))
-        return
-    if state.must_discard:
-        for card in hand:
-            yield Discard(by=me, card=card)
-        return
-    pile = sort_cards(state.draw_pile)
-    for card in pile:
-        yield Draw(by=me, card=card)
-    for card in hand:
-        for slot in SLOTS:
-            yield Swap(by=me, card=card, slot=slot)
-    for cube in sorted(state.control[seat]):
-        for card in pile:
-            yield TakeTable(by=me, cube=cube, replacement=card)  # type: ignore[arg-type]
-        if state.discard_top is not None:
-            yield TakeDiscard(by=me, cube=cube)  # type: ignore[arg-type]
-        else:
-            for card in sort_cards(state.discard_unordered):
-                yield TakeDiscard(by=me, cube=cube, card=card)  # type: ignore[arg-type]
-    for two in combinations(hand, 2):
-        for slots in combinations(SLOTS, 2):
-            yield SwapCubes(by=me, cards=two, slots=slots)
-        for cube in sorted(state.cube_pile):
-            yield ClaimCube(by=me, cards=two, cube=cube)  # type: ignore[arg-type]
-    if state.options.once_per_game_actions:
-        yield Examine(by=me)
-        for card in sort_cards(state.discard_cards()):
-            yield SearchDiscard(by=me, card=card)
+    """Every move worth trying now, by the player whose turn it is (the same moves a page offers:
+    ``entry.candidates``); draws and refills range over every card the Draw Pile may hold."""
+    return entry.candidates(state, state.current)
 
 
 def _legal(state: State) -> list[Move]:

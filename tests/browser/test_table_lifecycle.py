@@ -25,7 +25,7 @@ from tests.test_serve import _start, _until
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT_MS = 15_000
-GAMES = ["escape-master", "everest", "horrible-mountain-2"]
+GAMES = ["escape-master", "everest", "horrible-mountain-2", "the-mountain"]
 """The games whose setup the console can tap in (the others still start from a config file)."""
 KEYS = "addEventListener('keydown', () => { sessionStorage.keys = String(Number(sessionStorage.keys || 0) + 1); }, true);"
 """Counts every key pressed on a page, across its reloads (the PIN login fills its field without keys)."""
@@ -193,12 +193,17 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
         for phone in phones.values():
             assert phone.evaluate(PRESSED) == 0
             phone.context.close()
+
+        # The Mountain, solitaire: the pyramid and the health pile lie face up and are tapped in.
+        _start_game(console, url, "the-mountain", ["anna"])
+        board = _board(url)
+        assert board["players"] == ["anna"] and board["scoreboard"]["health"] == 10
         assert console.evaluate(PRESSED) == 0
     finally:
         context.close()
     assert errors == []
     logs = sorted(p for p in folder.iterdir() if p.suffix == ".sqlite" or p.name.endswith(".db"))
-    assert len(logs) == 4, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2
+    assert len(logs) == 5, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2, The Mountain
     for game_log in logs:
         verified = subprocess.run([sys.executable, "-m", "companion", "log", "verify", str(game_log)], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stderr

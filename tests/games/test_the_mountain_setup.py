@@ -155,3 +155,21 @@ def test_bad_notation_is_one_clear_message(line: dict[str, Any], words: str) -> 
     with pytest.raises(NotationError) as caught:
         GAME.codec.from_json(line)
     assert words in str(caught.value)
+
+
+def test_the_console_taps_the_face_up_setup_in() -> None:
+    """Everything the setup names lies face up (the pyramid, the health pile); the stock stays unknown."""
+    from companion.core import Header
+    from companion.games.the_mountain import GAME
+    from companion.games.the_mountain.entry import SETUP_FORM
+
+    values: dict[str, list[str]] = {"mountain": [], "health": []}
+    for name, count in (("mountain", 21), ("health", 10)):
+        for _ in range(count):
+            offered = [str(c.value) for c in SETUP_FORM.choices(("solo",), {}, values, name, False)]
+            assert not set(offered) & set(values["mountain"] + values["health"])  # a card is tapped once
+            values[name].append(offered[0])  # the threats are offered first for the mountain
+    setup = SETUP_FORM.build(("solo",), {}, values)
+    assert [len(row) for row in setup["mountain"]] == [1, 2, 3, 4, 5, 6] and len(setup["health"]) == 10
+    state = GAME.new_state(Header(GAME.id, ("solo",), {}, setup))
+    assert GAME.outcome(state) is None

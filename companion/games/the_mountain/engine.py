@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, Unexplained, Verdict
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import SetupForm
 from companion.errors import IllegalMoveError
 from companion.game import Game
 from companion.games.the_mountain import rules as R
@@ -102,6 +103,9 @@ class TheMountain(Game[MountainState]):
 
     def choices(self, state: MountainState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
+
+    def setup_form(self) -> SetupForm:
+        return entry.SETUP_FORM
 
     def prompts(self, state: MountainState) -> tuple[Prompt, ...]:
         return views.prompts(state)

@@ -10,12 +10,14 @@ Anyone else at the table has seen only what the scoreboard shows, so the hand is
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
+from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, Pick
-from companion.games.the_mountain.cards import DECK, POSITIONS, RANKS, SLOTS, SUIT_NAMES, SUITS
+from companion.entry.picks import Choice, FieldSpec, Pick
+from companion.entry.setup import SetupField, SetupForm
+from companion.games.the_mountain.cards import DECK, POSITIONS, RANKS, ROWS, SLOTS, SUIT_NAMES, SUITS, THREATS
 from companion.games.the_mountain.entry_acts import face_choices, set_candidates
 from companion.games.the_mountain.moves import Discard, Draw, EndTurn, Skip
 from companion.games.the_mountain.state import MountainState, Phase
@@ -132,3 +134,39 @@ def _choose(state: MountainState, every: bool) -> list[Choice]:
             if every or one != two:
                 out.append(Choice([one, two], f"{choice_label(one)}, then {choice_label(two)}"))
     return out
+
+
+# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+# Everything The Mountain's setup names lies face up: the pyramid and the health pile. The stock
+# stays face down and unknown until a card is drawn from it.
+
+
+def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:
+    used = set(values.get("mountain") or ()) | set(values.get("health") or ())
+    if name == "mountain":  # all 12 threats go into the mountain (TM-SETUP): offered first
+        order = sorted(DECK, key=lambda c: (c not in THREATS, DECK.index(c)))
+        return [_card(c) for c in order if c not in used]
+    if name == "health":
+        return [_card(c) for c in DECK if c not in used and (every or c not in THREATS)]
+    return []
+
+
+def _setup_build(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The pyramid tapped row by row from the peak (21 cards) and the health pile top first (10)."""
+    flat = list(values.get("mountain") or ())
+    rows, at = [], 0
+    for r in range(1, ROWS + 1):
+        rows.append(flat[at : at + r])
+        at += r
+    return {"mountain": rows, "health": list(values.get("health") or ())}
+
+
+SETUP_FORM = SetupForm(
+    (
+        SetupField("mountain", FieldSpec.list_of(Pick.PUBLIC_CARD, SLOTS, SLOTS), "The mountain, row by row from the peak (21 cards)"),
+        SetupField("health", FieldSpec.list_of(Pick.PUBLIC_CARD, 10, 10), "The health pile, top first (10 cards)"),
+    ),
+    _setup_choices,
+    _setup_build,
+)
+"""The Mountain's setup as the console taps it: the face-up cards only."""

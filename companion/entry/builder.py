@@ -135,7 +135,7 @@ class Builder:
     # -- what the engine proposes ----------------------------------------------------------
 
     def legal(self, by: str | None) -> list[JsonObject]:
-        """The legal moves ``by`` may make now, as notation (the engine's own judge decides)."""
+        """The legal moves ``by`` may make now, as forms (:func:`move_form`); the engine's own judge decides."""
         cached = self._legal.get(by)
         if cached is not None:
             return cached
@@ -296,8 +296,9 @@ class Builder:
             if ok or draft.every or name in wild:
                 choices.append({**choice.to_json(), "legal": ok})
                 offered.add(repr(choice.value))
-        # A legal value the domain did not list (a game's domain should never miss one) is still offered.
-        if name not in wild:
+        # A legal value the domain did not list (a game's domain should never miss one) is still offered,
+        # to the referee only: a player's values come from what that player may see, and nothing else.
+        if name not in wild and self.viewer is None:
             for m in mine:
                 have = m.get(name)
                 values = (have[len(partial)] if isinstance(have, list) and len(have) > len(partial) else None) if spec.many else have

@@ -44,6 +44,7 @@ PLAYOUTS: dict[str, Callable[[], tuple[Header, list[Move]]]] = {
     "escape-master": lambda: escape_master_playout.random_playout(3, max_moves=30),
     "horrible-mountain-2": lambda: horrible_mountain_2_playout.random_playout(2, max_moves=40, variant=True),
     "escape-house": lambda: escape_house_playout.random_playout(5, max_moves=20),
+    "escape-house live": lambda: escape_house_playout.as_live_table(*escape_house_playout.random_playout(5, max_moves=12)),
     "the-mountain": lambda: the_mountain_playout.random_playout(1, max_moves=60),
 }
 SWAPPABLE = ("escape-master", "horrible-mountain-2")
@@ -286,7 +287,7 @@ def check_state(game: Game[Any], state: Any, players: tuple[str, ...], where: st
 @pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
 def test_offers_name_only_cards_the_player_sees(game_id: str) -> None:
     header, moves = PLAYOUTS[game_id]()
-    game = get_game(game_id)
+    game = get_game(header.game)
     state = game.new_state(header)
     tally = Tally()
     check_state(game, state, header.players, "the start", tally)

@@ -25,8 +25,17 @@ from tests.test_serve import _start, _until
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT_MS = 15_000
-GAMES = ["escape-master", "everest", "horrible-mountain-2", "the-mountain"]
-"""The games whose setup the console can tap in (the others still start from a config file)."""
+GAMES = ["escape-master", "everest", "horrible-mountain-2", "the-mountain", "escape-house"]
+"""The games the evening starts from the console: all five."""
+HOUSE_HANDS = {
+    "anna": ("betray-1", "key-1", "rope-1", "dagger-1"),
+    "ben": ("betray-2", "key-2", "rope-2", "dagger-2"),
+    "cleo": ("betray-3", "key-3", "rope-3", "candle-1"),
+    "dev": ("betray-4", "key-4", "lamp-1", "candle-2"),
+    "eli": ("betray-5", "key-5", "lamp-2", "matches-1"),
+    "fay": ("betray-6", "lamp-3", "crowbar-1", "matches-2"),
+}
+"""Escape House's deal, as each player taps it on their own page."""
 KEYS = "addEventListener('keydown', () => { sessionStorage.keys = String(Number(sessionStorage.keys || 0) + 1); }, true);"
 """Counts every key pressed on a page, across its reloads (the PIN login fills its field without keys)."""
 PRESSED = "() => Number(sessionStorage.keys || 0)"
@@ -70,18 +79,24 @@ def _start_game(console: Any, url: str, game: str, players: list[str]) -> None:
     if console.locator('[data-tap="new-game"]').count():
         _tap(console, '[data-tap="new-game"]')
     _tap(console, f'[data-tap="game:{game}"]')
-    chosen = console.locator("#new-game .step-title").first
-    for name in players:  # tap the names in seat order (a name already chosen is tapped off and on)
-        if f"{name}" in (chosen.inner_text() or "") and console.locator(f'[data-tap="player:{name}"].on').count():
-            continue
-        _tap(console, f'[data-tap="player:{name}"]')
+    chosen = console.locator("#new-game .step-title").nth(1)
+    for name in players:  # tap the names in seat order; a name new to this table is typed once, on the console
+        if not console.locator(f'[data-tap="player:{name}"]').count():
+            console.fill("input.name-input", name)
+            _tap(console, '[data-tap="add-player"]')
+        elif not console.locator(f'[data-tap="player:{name}"].on').count():
+            _tap(console, f'[data-tap="player:{name}"]')
+    assert chosen.inner_text().endswith(": " + ", ".join(players)), chosen.inner_text()
     while console.locator("[data-setup]").count():  # the setup's taps: the first value offered each time
         if console.locator('[data-setup] [data-tap^="setup:"]').count():
             _tap(console, '[data-setup] [data-tap^="setup:"]')
         else:
             _tap(console, '[data-tap="setup-done"]')
-    with console.expect_navigation():
-        console.locator('[data-tap="start-game"]').click()
+    try:
+        with console.expect_navigation():
+            console.locator('[data-tap="start-game"]').click()
+    except Exception as exc:  # say what the console answered
+        raise AssertionError(console.locator("#new-game").inner_text()) from exc
     _until(lambda: _board(url)["game"] == game, f"the board to show {game}")
 
 
@@ -117,6 +132,8 @@ def _play_something(page: Any, url: str, taps: int = 12) -> bool:
             _tap(page, '.step [data-tap^="value:"]:not(.off)', "[data-builder]")
         elif page.locator('.step [data-tap="finish"].go').count():
             _tap(page, '.step [data-tap="finish"].go', "[data-builder]")
+        elif page.locator('[data-tap^="verb:"]:not(.off):not(.on)').count():  # several legal verbs: the first listed
+            _tap(page, '[data-tap^="verb:"]:not(.off):not(.on)', "[data-builder]")
         else:
             return False
         if _board(url)["seq"] > before:
@@ -199,11 +216,34 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
         board = _board(url)
         assert board["players"] == ["anna"] and board["scoreboard"]["health"] == 10
         assert console.evaluate(PRESSED) == 0
+
+        # Escape House, six players (four new names typed once): the console taps the card set and
+        # the face-up main puzzle; each player taps the four cards dealt to them; the room decks and
+        # the face-down puzzles stay unknown until a card is drawn, cleared or turned up.
+        _start_game(console, url, "escape-house", list(HOUSE_HANDS))
+        board = _board(url)
+        assert board["players"] == list(HOUSE_HANDS) and board["scoreboard"]["main_left"] == 7
+        assert sorted(p["who"] for p in board["prompts"]) == sorted(HOUSE_HANDS)
+        phones = _phones(chromium, console, url, errors)
+        for player, phone in phones.items():
+            phone.bring_to_front()
+            for card in HOUSE_HANDS[player]:
+                before = _board(url)["seq"]
+                _ready(phone)
+                _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
+                _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
+        board = _board(url)
+        assert board["counters"]["illegal"] == 0 and board["scoreboard"]["phase"] == "explore"
+        assert board["scoreboard"]["hand_sizes"] == {p: 4 for p in HOUSE_HANDS}
+        assert _play_something(phones["anna"], url), phones["anna"].locator("[data-builder]").inner_text()
+        for phone in phones.values():
+            assert phone.evaluate(PRESSED) == 0
+            phone.context.close()
     finally:
         context.close()
     assert errors == []
     logs = sorted(p for p in folder.iterdir() if p.suffix == ".sqlite" or p.name.endswith(".db"))
-    assert len(logs) == 5, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2, The Mountain
+    assert len(logs) == 6, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2, The Mountain, Escape House
     for game_log in logs:
         verified = subprocess.run([sys.executable, "-m", "companion", "log", "verify", str(game_log)], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stderr

@@ -27,10 +27,11 @@ def test_acceptance_games_replay_as_expected(path: Path) -> None:
 
 
 def test_the_acceptance_games_end_as_the_rulebook_says() -> None:
-    assert {p.stem for p in GAMES} == {"clocks", "escape"}
+    assert {p.stem for p in GAMES} == {"clocks", "escape", "live-setup"}
     last = {p.stem: json.loads(p.with_suffix(".expected").read_text().splitlines()[-1]) for p in GAMES}
     assert last["clocks"]["outcome"] == {"won": False, "escaped": []} and last["clocks"]["scoreboard"]["clocks"] == 3
     assert last["escape"]["outcome"] == {"won": True, "escaped": ["anna", "ben", "cleo", "eli", "fay"]}
+    assert last["live-setup"]["outcome"] == {"won": True, "escaped": ["anna"]}  # dealt, flipped and cleared live
     assert last["escape"]["scoreboard"]["sacrificed"] == ["dev"] and last["escape"]["scoreboard"]["main_left"] == 0
     for p in GAMES:  # each file has illegal moves in it, and replays them without applying
         assert any('"ok": false' in line for line in p.with_suffix(".expected").read_text().splitlines())

@@ -178,7 +178,7 @@ def clear(state: State, puzzle: str, room: str) -> State:
     """EH-INSTRUCTIONS: the puzzle is cleared, its instructions followed, and it is put to the side."""
     card = state.cards.cards[puzzle]
     if room == MAIN_ROOM:
-        if len(state.main) == 1:  # EH-ESCAPE: the last main puzzle ends the game at once
+        if len(state.main) + state.main_hidden == 1:  # EH-ESCAPE: the last main puzzle ends the game at once
             return game_over(state.but(main=(), cleared_now=state.cleared_now + (puzzle,)), won=True)
         state = state.but(main_cleared=True, cleared_now=state.cleared_now + (puzzle,))
     else:

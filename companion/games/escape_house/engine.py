@@ -7,18 +7,21 @@ from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
 from companion.entry.picks import Choice, Pick
+from companion.entry.setup import SetupForm
 from companion.game import Game
-from companion.games.escape_house import action, entry, explore, resolve, table, views
+from companion.games.escape_house import action, entry, explore, live, resolve, table, views
 from companion.games.escape_house.common import Apply, Check, card_name, room_name
 from companion.games.escape_house.moves import (
     MOVE_TYPES,
     Clear,
+    Dealt,
     Discard,
     Draw,
     DrawDiscard,
     EndExplore,
     EndRound,
     EscapeHouseCodec,
+    Flip,
     Follow,
     MoveTo,
     Penalty,
@@ -34,6 +37,8 @@ from companion.games.escape_house.setup import build_state
 from companion.games.escape_house.state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
 _RULES: dict[type[Move], tuple[Check, Apply]] = {
+    Dealt: (live.check_dealt, live.apply_dealt),
+    Flip: (live.check_flip, live.apply_flip),
     MoveTo: (explore.check_move, explore.apply_move),
     Draw: (explore.check_draw, explore.apply_draw),
     DrawDiscard: (explore.check_draw_discard, explore.apply_draw_discard),
@@ -71,6 +76,12 @@ class EscapeHouse(Game[State]):
         entry = _RULES.get(type(move))
         if entry is None:
             return Verdict.illegal("EH-PHASE", f"{move.verb or type(move).__name__} is not an Escape House move")
+        if state.phase is Phase.DEAL and not isinstance(move, Dealt):
+            waiting = ", ".join(live.still_to_deal(state))
+            return Verdict.illegal("EH-SETUP-HANDS", f"the hands are dealt first: {waiting} still to tap their cards in",
+                                   "undo that; each player taps the four cards dealt to them")
+        if state.needs_flip() and not isinstance(move, Flip):
+            return Verdict.illegal("EH-NEXT-MAIN", "the next main puzzle is still face down", "turn it up and tap it first")
         return entry[0](state, move)
 
     def apply(self, state: State, move: Move) -> State:
@@ -102,6 +113,9 @@ class EscapeHouse(Game[State]):
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return _prompts(state)
 
+    def setup_form(self) -> SetupForm:
+        return entry.SETUP_FORM
+
     def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
         if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
             return table.interpret(state, observation)
@@ -112,6 +126,13 @@ def _prompts(state: State) -> tuple[Prompt, ...]:
     """Who must do what now, each with the verb that does it (the page makes each a button)."""
     if state.phase is Phase.OVER:
         return ()
+    if state.phase is Phase.DEAL:
+        return tuple(
+            Prompt(p, "dealt", f"{p}: tap the four cards dealt to you, your Betray card and three more ({len(state.hands[p])} of 4)")
+            for p in live.still_to_deal(state)
+        )
+    if state.needs_flip():
+        return (Prompt(None, "flip", "turn up the next main puzzle and tap it"),)
     out: list[Prompt] = []
     if state.penalties_due:
         out.append(Prompt(None, "penalty", "draw the top penalty card, follow it, and tap it on the tap pad"))

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations, islice
+from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, Pick
-from companion.games.escape_house.cards import HAND_KINDS, CardSet, Kind
+from companion.entry.picks import Choice, FieldSpec, Pick
+from companion.entry.setup import SetupField, SetupForm
+from companion.errors import SetupError
+from companion.games.escape_house.cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
+from companion.games.escape_house.cardset import load_card_set, shipped_sets
 from companion.games.escape_house.moves import (
     Clear,
+    Dealt,
     Discard,
     Draw,
     DrawDiscard,
     EndExplore,
     EndRound,
+    Flip,
     Follow,
     MoveTo,
     Penalty,
@@ -80,6 +86,10 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
         return
     if by not in state.where:
         return
+    if state.phase is Phase.DEAL:
+        for card in state.cards.ids(*HAND_KINDS):
+            yield Dealt(by=by, card=card)
+        return
     hand = state.hands[by]
     here = state.where[by]
     if state.owed(by):
@@ -95,14 +105,14 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
             yield MoveTo(by=by, room=room)
     if state.phase is Phase.EXPLORE:
         if here != MAIN_ROOM:
-            for card in state.decks[here]:
+            for card in _in_deck(state, here):
                 yield Draw(by=by, room=here, card=card)
         for other in state.in_room(here):
             for card in hand:
                 if other != by:
                     yield Trade(by=by, to=other, card=card)
         if len(hand) > HAND_LIMIT:
-            size = len(state.discard) if here == MAIN_ROOM else len(state.decks[here])
+            size = len(state.discard) if here == MAIN_ROOM else state.deck_size(here)
             for card in hand:
                 for position in range(size + 1):
                     yield Stash(by=by, card=card, room=here, position=position)
@@ -119,7 +129,11 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
 
 
 def _table_moves(state: State) -> Iterator[Move]:
-    """The moves no player makes: phase ends, reveals, clears and penalty cards."""
+    """The moves no player makes: phase ends, reveals, clears, penalty cards and a live table's flips."""
+    if state.needs_flip():
+        for card in _unnamed(state, Kind.MAIN):
+            yield Flip(card=card)
+        return
     for card in state.penalties:
         yield Penalty(card=card)
     if state.phase is Phase.EXPLORE:
@@ -144,6 +158,28 @@ def _clears(state: State) -> Iterator[Clear]:
         for size in range(1, len(counted) + 1):
             for cards in combinations(counted, size):
                 yield Clear(puzzle=puzzle, cards=cards)
+    for room in state.rooms if state.live else ():  # a face-down side puzzle, named as it is cleared
+        if room in state.puzzles or room in state.cleared:
+            continue
+        items = sorted(p.card for p in state.played if kinds(p.card) is Kind.ITEM and p.room == room)
+        for size in range(1, len(items) + 1):
+            for cards in combinations(items, size):
+                for puzzle in _unnamed(state, Kind.SIDE):
+                    yield Clear(puzzle=puzzle, cards=cards)
+
+
+def _in_deck(state: State, room: str) -> list[str]:
+    """The cards a draw from ``room``'s deck may name: those put back, and at a live table any draw
+    card nobody has named yet while the deck still holds unnamed cards."""
+    out = list(state.decks[room])
+    if state.hidden_in.get(room, 0):
+        out += [c for c in _unnamed(state, *DECK_KINDS) if c not in out]
+    return out
+
+
+def _unnamed(state: State, *kinds: Kind) -> list[str]:
+    """A live table's cards of ``kinds`` nobody has named yet, in the set's order."""
+    return [c for c in state.cards.ids(*kinds) if c in state.unseen]
 
 
 def _may_draw_discard(state: State, by: str) -> bool:
@@ -181,7 +217,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
     if pick is Pick.ROOM:
         return [Choice(r, room_label(r)) for r in (MAIN_ROOM,) + state.rooms]
     if pick is Pick.NUMBER:
-        deepest = max([len(state.discard), *(len(d) for d in state.decks.values())])
+        deepest = max([len(state.discard), *(state.deck_size(r) for r in state.rooms)])
         return [Choice(n, "top" if n == 0 else f"{n} from the top") for n in range(deepest + 1)]
     return None
 
@@ -189,7 +225,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
 def _face_down(state: State) -> list[str]:
     """Every card lying face down in a pile: the room decks, the discard pile, the penalty deck."""
     out = [c for room in state.rooms for c in state.decks[room]]
-    return out + sorted(state.discard) + list(state.penalties)
+    return out + sorted(state.discard) + list(state.penalties) + _unnamed(state, *HAND_KINDS)
 
 
 def _unseen_by(state: State, player: str) -> list[str]:
@@ -204,4 +240,42 @@ def _public(state: State, viewer: str | None) -> list[str]:
     cards): the open puzzles, then the played cards."""
     puzzles = [p for p, room in state.open_puzzles() if viewer is None or room == MAIN_ROOM or state.where.get(viewer) == room]
     played = [p.card for p in state.played if viewer is None or p.revealed or p.by == viewer]
-    return puzzles + played
+    # A live table's puzzles still face down are named as they turn up: every main or side puzzle
+    # nobody has named yet (puzzles never go to a hand, so the list tells nothing hidden).
+    turning = _unnamed(state, Kind.MAIN) if state.needs_flip() else []
+    if state.live and state.phase is Phase.RESOLVE:
+        turning += _unnamed(state, Kind.SIDE)
+    return puzzles + played + turning
+
+
+# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+
+
+def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:
+    if name == "card_set":
+        return [Choice(s, s) for s in shipped_sets()]
+    if name == "main":  # the main puzzle turned face up; the others stay face down until flipped
+        try:
+            cards = load_card_set(values.get("card_set") or "example")
+        except SetupError:
+            return []
+        kinds = HAND_KINDS | {Kind.MAIN, Kind.SIDE} if every else {Kind.MAIN}
+        return [Choice(c, cards.name_of(c), c) for c in cards.ids(*kinds)]
+    return []
+
+
+def _setup_build(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A live table's setup: the card set and the face-up main puzzle. The hands are tapped in by each
+    player (``dealt``); the room decks and the face-down puzzles stay unknown until named."""
+    return {"card_set": values.get("card_set") or "example", "main": list(values.get("main") or [])}
+
+
+SETUP_FORM = SetupForm(
+    (
+        SetupField("card_set", FieldSpec.one(Pick.WORD), "The card set", default="example"),
+        SetupField("main", FieldSpec.list_of(Pick.PUBLIC_CARD, 1, 1), "The main puzzle turned face up"),
+    ),
+    _setup_choices,
+    _setup_build,
+)
+"""Escape House's setup as the console taps it; each player's four cards come by ``dealt``."""

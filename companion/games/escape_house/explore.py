@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from companion.core import Verdict
+from companion.games.escape_house import live
 from companion.games.escape_house.cards import Kind
 from companion.games.escape_house.common import card_name, holds, in_phase, living_actor, room_name, valid_room
 from companion.games.escape_house.effects import follow_card
@@ -97,11 +98,11 @@ def _draw_rules(state: State, m: Draw) -> Verdict | None:
             "put the card back; draw from the deck of your own room",
         )
     deck = state.decks[m.room]
-    if m.card not in deck:
+    if m.card not in deck and not live.may_draw_unnamed(state, m.room, m.card):
         return Verdict.illegal(
             "EH-DRAW-CARD", f"{card_name(state, m.card)} is not in the deck of {room_name(m.room)}", "check the card and enter it again"
         )
-    if m.room not in state.cleared and state.options.deck_order_known and deck[0] != m.card:
+    if m.room not in state.cleared and state.order_known() and deck[0] != m.card:
         return Verdict.illegal(
             "EH-DRAW-TOP",
             f"{card_name(state, m.card)} is not the top card of {room_name(m.room)}, whose puzzle is not cleared",
@@ -112,7 +113,7 @@ def _draw_rules(state: State, m: Draw) -> Verdict | None:
 
 def apply_draw(state: State, m: Draw) -> State:
     by = m.by or ""
-    state = state.but(decks={**state.decks, m.room: without(state.decks[m.room], m.card)},
+    state = live.take_from_deck(state, m.room, m.card).but(
         hands={**state.hands, by: state.hands[by] + (m.card,)},
         draws=bump(state.draws, by),
         acted=state.acted | {by},
@@ -254,7 +255,7 @@ def _stash_rules(state: State, m: Stash) -> Verdict | None:
         return Verdict.illegal(
             "EH-STASH", f"{by} is in {room_name(here)}; excess cards go into that room's deck", f"move the card to {room_name(here)}"
         )
-    size = len(state.discard) if here == MAIN_ROOM else len(state.decks[here])
+    size = len(state.discard) if here == MAIN_ROOM else state.deck_size(here)
     if m.position > size:
         return Verdict.illegal(
             "EH-STASH", f"the deck of {room_name(here)} has {size} cards; position {m.position} is past its bottom", f"enter a position from 0 to {size}"
@@ -267,7 +268,7 @@ def apply_stash(state: State, m: Stash) -> State:
     hands = {**state.hands, by: without(state.hands[by], m.card)}
     if m.room == MAIN_ROOM:  # the main room's "deck" is the discard pile in it
         return state.but(hands=hands, discard=state.discard + (m.card,), acted=state.acted | {by})
-    deck = state.decks[m.room]
+    deck = state.decks[m.room]  # at a live table, the cards put back (where among the others is not known)
     deck = deck[: m.position] + (m.card,) + deck[m.position :]
     return state.but(hands=hands, decks={**state.decks, m.room: deck}, acted=state.acted | {by})
 

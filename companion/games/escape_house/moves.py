@@ -1,7 +1,8 @@
 """Escape House moves: one frozen dataclass per notation verb (NOTATION.md "Escape House").
 
 Core verbs: move, draw, draw_discard, trade, stash, follow, play, resolve, penalty, clear.
-Extensions (docs/games/escape-house.md): end_explore, reveal, discard, end_round.
+Extensions (docs/games/escape-house.md): end_explore, reveal, discard, end_round; at a live table,
+dealt and flip.
 """
 
 from __future__ import annotations
@@ -183,6 +184,26 @@ class Discard(Move):
     card: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class Dealt(Move):
+    """Extension, a live table's deal: one of the four cards dealt to ``by`` (their Betray card and
+    three of the draw deck), tapped on their hand pad or picked on their own page."""
+
+    verb: ClassVar[str] = "dealt"
+    hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD)}
+    card: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Flip(Move):
+    """Extension, a live table: the next main puzzle is turned face up, and this is the card."""
+
+    verb: ClassVar[str] = "flip"
+    picks = {"card": FieldSpec.one(Pick.PUBLIC_CARD)}
+    card: str
+
+
 class EscapeHouseCodec(MoveCodec):
     """The generic codec, except that ``clear`` carries its cards in ``by`` as NOTATION.md spells it."""
 
@@ -208,6 +229,8 @@ class EscapeHouseCodec(MoveCodec):
 
 
 MOVE_TYPES: tuple[type[Move], ...] = (
+    Dealt,
+    Flip,
     MoveTo,
     Draw,
     DrawDiscard,

@@ -15,11 +15,13 @@ from companion.games.escape_house.cardset import load_card_set
 from companion.games.escape_house.engine import GAME
 from companion.games.escape_house.moves import (
     Clear,
+    Dealt,
     Discard,
     Draw,
     DrawDiscard,
     EndExplore,
     EndRound,
+    Flip,
     Follow,
     MoveTo,
     Penalty,
@@ -30,11 +32,10 @@ from companion.games.escape_house.moves import (
     Trade,
 )
 from companion.games.escape_house.resolve import missed_clears
-from companion.games.escape_house.setup import DEALT_PER_PLAYER, main_count, room_count
+from companion.games.escape_house.setup import DEALT_PER_PLAYER, ROOM_NAMES, main_count, room_count
 from companion.games.escape_house.state import MAIN_ROOM, SEEN_PER_DRAW, Phase, State
 
 PLAYERS = ("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana")
-ROOM_NAMES = ("library", "kitchen", "cellar", "study", "attic", "parlour", "chapel", "nursery")
 
 
 def deal(card_set: CardSet, players: tuple[str, ...], rng: random.Random, set_name: str = "example") -> dict[str, Any]:
@@ -186,3 +187,25 @@ def random_playout(
         state = GAME.apply(state, move)
         moves.append(move)
     return header, moves
+
+
+def as_live_table(header: Header, moves: list[Move], rng: random.Random | None = None) -> tuple[Header, list[Move]]:
+    """The same game as a live table plays it: the setup names only the face-up main puzzle and the
+    rooms; each player taps their four dealt cards in (``dealt``, in a shuffled order when ``rng`` is
+    given); each main puzzle is tapped as it turns up (``flip``). Nothing else changes: a draw names
+    the card drawn, and a clear names a face-down side puzzle as it clears it."""
+    setup = header.setup
+    live = Header(header.game, header.players, header.options,
+                  {"card_set": setup["card_set"], "main": [setup["main"][0]], "rooms": list(setup["rooms"])})
+    hands = [Dealt(by=p, card=c) for p in header.players for c in setup["hands"][p]]
+    if rng is not None:
+        rng.shuffle(hands)
+    out: list[Move] = list(hands)
+    state = GAME.new_state(header)
+    for move in moves:
+        out.append(move)
+        verdict, after = GAME.play(state, move)
+        if verdict.ok and after.main and after.main[0] != (state.main[0] if state.main else None) and after.phase is not Phase.OVER:
+            out.append(Flip(card=after.main[0]))
+        state = after
+    return live, out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 
 from companion.core import Verdict
+from companion.games.escape_house import live
 from companion.games.escape_house.cards import Cond, Kind
 from companion.games.escape_house.common import card_name, in_phase, room_name
 from companion.games.escape_house.effects import clear, clear_by, follow_card, game_over, meets, new_round
@@ -30,7 +31,7 @@ def check_clear(state: State, m: Clear) -> Verdict:
     v = in_phase(state, m, Phase.RESOLVE)
     if v is not None:
         return v
-    room = state.room_of_puzzle(m.puzzle)
+    room = puzzle_room(state, m)
     if room is None:
         what = "was cleared this round" if m.puzzle in state.cleared_now else "is not a puzzle still to clear"
         return Verdict.illegal("EH-CLEAR-PUZZLE", f"{card_name(state, m.puzzle)} {what}", "check the puzzle card")
@@ -71,9 +72,22 @@ def check_clear(state: State, m: Clear) -> Verdict:
     )
 
 
-def apply_clear(state: State, m: Clear) -> State:
+def puzzle_room(state: State, m: Clear) -> str | None:
+    """The room of the puzzle a clear names: an open puzzle's, or at a live table the room of the
+    items played for a face-down side puzzle nobody has named yet (the clear turns it up)."""
     room = state.room_of_puzzle(m.puzzle)
+    if room is None and state.live:
+        rooms = {p.room for p in state.played if p.card in m.cards}
+        if len(rooms) == 1 and live.unnamed_side_room(state, m.puzzle, next(iter(rooms))):
+            return next(iter(rooms))
+    return room
+
+
+def apply_clear(state: State, m: Clear) -> State:
+    room = puzzle_room(state, m)
     assert room is not None  # checked
+    if room != MAIN_ROOM and room not in state.puzzles:  # a live table's face-down side puzzle, named now
+        state = state.but(puzzles={**state.puzzles, room: m.puzzle}, unseen=state.unseen - {m.puzzle})
     return clear(state, m.puzzle, room)
 
 
@@ -132,7 +146,7 @@ def check_penalty(state: State, m: Penalty) -> Verdict:
     if m.card not in state.penalties:
         # Worded as for a card lower in the deck: a refusal never tells what the face-down deck holds.
         return Verdict.illegal("EH-PENALTY", f"{card_name(state, m.card)} is not the top card of the penalty deck", "check the card")
-    if state.options.deck_order_known and state.penalties[0] != m.card:
+    if state.order_known() and state.penalties[0] != m.card:
         return Verdict.illegal(
             "EH-PENALTY", f"{card_name(state, m.card)} is not the top card of the penalty deck", "put it back and draw the top card"
         )

@@ -10,9 +10,15 @@ from companion.errors import SetupError
 from companion.games.escape_house.cards import DECK_KINDS, PENALTY_KINDS, CardSet, Kind
 from companion.games.escape_house.cardset import load_card_set
 from companion.games.escape_house.options import EscapeHouseOptions
-from companion.games.escape_house.state import CLOCKS_TO_LOSE, MAIN_ROOM, State
+from companion.games.escape_house.state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
 
 SETUP_KEYS = ("card_set", "main", "rooms", "hands", "penalties")
+LIVE_KEYS = ("card_set", "main", "rooms")
+"""A live table's setup: only what lies face up. Without ``hands``, each player taps the four cards
+dealt to them (``dealt``); the room decks, the face-down puzzles and the penalty deck's order stay
+unknown until a card is drawn, flipped or cleared, so nobody types a face-down card."""
+ROOM_NAMES = ("library", "kitchen", "cellar", "study", "attic", "parlour", "chapel", "nursery")
+"""The side rooms of a live table, in order (a setup may name its own)."""
 BASE_PLAYERS = 6
 BASE_MAIN = 7
 BASE_ROOMS = 6
@@ -56,6 +62,8 @@ class _Dealt:
 
 def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Mapping[str, Any]) -> State:
     """The state before the first move, or :class:`SetupError` with one sentence naming the problem."""
+    if "hands" not in setup:
+        return build_live_state(players, options, setup)
     for key in setup:
         if key not in SETUP_KEYS:
             raise SetupError(f'setup has an unknown field "{str(key)[:40]}" (fields: {", ".join(SETUP_KEYS)})')
@@ -138,4 +146,75 @@ def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Ma
         penalties=penalties,
         where={p: MAIN_ROOM for p in players},
         alive=players,
+    )
+
+
+def _room_names(raw: Any, n: int) -> tuple[str, ...]:
+    """A live table's side rooms: a list of names, or a count's worth of :data:`ROOM_NAMES`."""
+    if raw is None:
+        return ROOM_NAMES[: room_count(n)]
+    if not isinstance(raw, list) or not all(isinstance(r, str) for r in raw):
+        raise SetupError('setup "rooms" of a live table must be a list of room names (their decks are face down)')
+    if len(raw) != room_count(n):
+        raise SetupError(f'setup "rooms" has {len(raw)} side rooms; {n} players need {room_count(n)}')
+    for room in raw:
+        if not room.strip() or room == MAIN_ROOM or len(room) > 40:
+            raise SetupError(f'setup "rooms": {json.dumps(room[:40])} cannot name a side room ("main" is the main room)')
+    if len(set(raw)) != len(raw):
+        raise SetupError('setup "rooms" names a room twice')
+    return tuple(raw)
+
+
+def build_live_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Mapping[str, Any]) -> State:
+    """A live table (no ``hands``): the face-up main puzzle (or the first few, top first) and the room
+    names are all the setup knows. The rest of the draw deck is split evenly over the side rooms
+    (EH-SETUP-DECKS: the first rooms in order take the odd cards), unknown card by card."""
+    for key in setup:
+        if key not in LIVE_KEYS:
+            raise SetupError(f'a live table\'s setup has an unknown field "{str(key)[:40]}" (fields: {", ".join(LIVE_KEYS)}; '
+                             'give "hands" too for a whole table)')
+    for key in ("card_set", "main"):
+        if key not in setup:
+            raise SetupError(f'setup is missing "{key}"')
+    card_set = load_card_set(setup["card_set"])
+    dealt = _Dealt(card_set)
+    n = len(players)
+    main = dealt.ids(setup["main"], '"main"')
+    if not 1 <= len(main) <= main_count(n):
+        raise SetupError(f'setup "main" names the face-up main puzzle (1 to {main_count(n)} cards top first, the rest stay face down)')
+    for card in main:
+        dealt.take(card, frozenset({Kind.MAIN}), "the main room")
+    if len(card_set.ids(Kind.MAIN)) < main_count(n):
+        raise SetupError(f'the card set "{card_set.name}" has {len(card_set.ids(Kind.MAIN))} main puzzles; {n} players need {main_count(n)}')
+    rooms = _room_names(setup.get("rooms"), n)
+    if len(card_set.ids(Kind.SIDE)) < len(rooms):
+        raise SetupError(f'the card set "{card_set.name}" has {len(card_set.ids(Kind.SIDE))} side puzzles; {len(rooms)} rooms need one each')
+    if len(card_set.ids(Kind.BETRAY)) < n:
+        raise SetupError(f'the card set "{card_set.name}" has {len(card_set.ids(Kind.BETRAY))} Betray cards; {n} players need one each')
+    left = len(card_set.ids(*DECK_KINDS)) - DEALT_PER_PLAYER * n
+    if left < len(rooms):
+        raise SetupError(f'the card set "{card_set.name}" has too few draw cards for {n} hands and {len(rooms)} room decks')
+    sizes = {room: left // len(rooms) + (1 if i < left % len(rooms) else 0) for i, room in enumerate(rooms)}
+    penalties = card_set.ids(*PENALTY_KINDS)
+    clocks = sum(1 for c in penalties if card_set.kind_of(c) is Kind.CLOCK)
+    if clocks < CLOCKS_TO_LOSE:
+        raise SetupError(f"the penalty deck has {clocks} clock cards; it needs {CLOCKS_TO_LOSE}")
+    named = set(main) | set(penalties)
+    return State(
+        cards=card_set,
+        options=options,
+        players=players,
+        rooms=rooms,
+        puzzles={},
+        main=main,
+        decks={room: () for room in rooms},
+        hands={p: () for p in players},
+        penalties=tuple(penalties),
+        where={p: MAIN_ROOM for p in players},
+        alive=players,
+        phase=Phase.DEAL,
+        live=True,
+        hidden_in=sizes,
+        main_hidden=main_count(n) - len(main),
+        unseen=frozenset(c for c in card_set.cards if c not in named),
     )

@@ -19,6 +19,8 @@ SEEN_PER_DRAW = 3
 
 
 class Phase(str, enum.Enum):
+    DEAL = "deal"
+    """A live table's deal: each player taps the four cards dealt to them (``dealt``)."""
     EXPLORE = "explore"
     ACTION = "action"
     RESOLVE = "resolve"
@@ -93,6 +95,16 @@ class State:
     draw_credit: Mapping[str, int] = field(default_factory=dict)
     credit_seen: Mapping[str, frozenset[str]] = field(default_factory=dict)
     penalties_due: int = 0
+    # -- a live table: piles whose cards nobody has named yet ------------------------------------
+    live: bool = False
+    """Set up at a live table: the room decks, the face-down puzzles and the penalty deck's order are
+    unknown until a card is named (drawn, flipped, cleared); ``decks`` holds only cards put back."""
+    hidden_in: Mapping[str, int] = field(default_factory=dict)
+    """Side room -> how many of its deck's cards nobody has named yet (a live table)."""
+    main_hidden: int = 0
+    """Main puzzles still face down under the current one, never yet flipped (a live table)."""
+    unseen: frozenset[str] = frozenset()
+    """Cards of the set nobody has named yet: in a room deck, a face-down puzzle or the box (a live table)."""
 
     def but(self, **changes: Any) -> "State":
         """A copy with ``changes``: ``dataclasses.replace`` without its per-field cost (a move makes
@@ -108,7 +120,19 @@ class State:
     # -- questions the rules ask ------------------------------------------------------------------
 
     def is_room(self, room: str) -> bool:
-        return room == MAIN_ROOM or room in self.puzzles
+        return room == MAIN_ROOM or room in self.rooms
+
+    def deck_size(self, room: str) -> int:
+        """Cards in a side room's deck: those put back, and those nobody has named yet."""
+        return len(self.decks[room]) + self.hidden_in.get(room, 0)
+
+    def order_known(self) -> bool:
+        """Must a draw name the top card? Only where the setup listed the decks top first."""
+        return self.options.deck_order_known and not self.live
+
+    def needs_flip(self) -> bool:
+        """A live table's main puzzle was cleared: the next one is still to be turned up and named."""
+        return not self.main and self.main_hidden > 0 and self.phase is not Phase.OVER
 
     def in_room(self, room: str) -> tuple[str, ...]:
         return tuple(p for p in self.alive if self.where.get(p) == room)
@@ -121,7 +145,7 @@ class State:
         return self.main[0] if self.main and not self.main_cleared else None
 
     def main_left(self) -> int:
-        return len(self.main) - (1 if self.main_cleared else 0)
+        return len(self.main) + self.main_hidden - (1 if self.main_cleared else 0)
 
     def room_of_puzzle(self, puzzle: str) -> str | None:
         """The room of an open puzzle (the face-up main one, or an uncleared side room's), else None."""

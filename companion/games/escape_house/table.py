@@ -10,13 +10,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
-from companion.games.escape_house.cards import PENALTY_KINDS
-from companion.games.escape_house.moves import Penalty, Reveal
+from companion.games.escape_house.cards import PENALTY_KINDS, Kind
+from companion.games.escape_house.moves import Flip, Penalty, Reveal
 from companion.games.escape_house.state import Phase, State
 
 
 def interpret_tag(state: State, observation: Observation) -> Move | Unexplained | None:
-    """A card tapped on the tap pad: a penalty draw when one is due, else the reveal of a played card."""
+    """A card tapped on the tap pad: a live table's next main puzzle turned up, a penalty draw when one
+    is due, else the reveal of a played card."""
     payload: Mapping[str, Any] = observation.payload
     zone = str(payload.get("zone") or "?")
     if payload.get("zone_kind") != ZoneKind.TAP_PAD.value:
@@ -30,6 +31,8 @@ def interpret_tag(state: State, observation: Observation) -> Move | Unexplained 
     if kind is None:
         return Unexplained(zone, f'"{card}" is not a card of the set "{state.cards.name}"', "take it off the tap pad")
     t = observation.table_time
+    if kind is Kind.MAIN and state.needs_flip():  # a live table turns up its next main puzzle
+        return Flip(card=card, t=t)
     if kind in PENALTY_KINDS:
         if state.penalties_due:
             return Penalty(card=card, t=t)

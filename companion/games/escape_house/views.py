@@ -34,7 +34,7 @@ def scoreboard(state: State) -> JsonObject:
         "cleared_rooms": [r for r in state.rooms if r in state.cleared],
         "cleared_now": [_card(state, c) for c in state.cleared_now],
         "hand_sizes": {p: len(state.hands[p]) for p in state.alive},
-        "deck_sizes": {r: len(state.decks[r]) for r in state.rooms},
+        "deck_sizes": {r: state.deck_size(r) for r in state.rooms},
         "discard_size": len(state.discard),
         "penalties_left": len(state.penalties),
         "penalties_drawn": [_card(state, c) for c in state.drawn_penalties],
@@ -58,6 +58,7 @@ def player_view(state: State, player: str) -> JsonObject:
         # The side obstacle of the room you stand in is on the table in front of you.
         "room_puzzle": (
             _card(state, state.puzzles[room]) if room is not None and room in state.puzzles and room not in state.cleared else None
+            # (at a live table a face-down side puzzle is named only when it is cleared)
         ),
         "played": None if mine is None else {"card": _card(state, mine.card), "target": mine.target},
         "no_move": player in state.no_move,
@@ -79,6 +80,9 @@ def referee_view(state: State) -> JsonObject:
             "main": list(state.main),
             "side_puzzles": dict(state.puzzles),
             "decks": {r: list(d) for r, d in state.decks.items()},
+            "live": state.live,
+            "unnamed_in_decks": dict(state.hidden_in),
+            "main_face_down": state.main_hidden,
             "discard": list(state.discard),
             "penalty_deck": list(state.penalties),
             "played": [

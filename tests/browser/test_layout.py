@@ -1,7 +1,8 @@
 """Every page of every game fits a phone, and the big screen a TV, at the game's player counts.
 
-At 412 px (a phone) no page is wider than the screen: the scoreboard, the log and a player's page,
-with the fewest, a typical and the most players each game allows. At 1920x1080 the big screen shows
+At 412 px (a phone) no page is wider than the screen: the scoreboard, the big screen, the log, a
+player's page and the referee's console, with the fewest, a typical and the most players each game
+allows. At 1920x1080 the big screen shows
 the game's central state (piles, board, clocks, Table Cards, pyramid) without scrolling.
 """
 
@@ -39,6 +40,7 @@ TABLES: list[tuple[str, dict[str, Any]]] = [
     ("escape-house", {"players": 8}),
     ("everest", {}),
     ("everest", {"fresh": ("anna", "ben")}),
+    ("everest", {"fresh": ("anna", "ben", "cleo", "dev")}),
     ("horrible-mountain-2", {}),
     ("the-mountain", {}),
 ]
@@ -67,7 +69,7 @@ def _width(page: Any, url: str) -> int:
 @pytest.mark.parametrize(("game_id", "spec"), TABLES, ids=lambda v: v if isinstance(v, str) else str(len(v.get("players", v.get("fresh", "x"))) if not isinstance(v.get("players"), int) else v["players"]))
 def test_every_page_fits_a_phone_and_the_big_screen_a_tv(chromium: Any, tmp_path: Path, game_id: str, spec: dict[str, Any]) -> None:
     session = _table(tmp_path, game_id, spec)
-    served: Served = serve(session)
+    served: Served = serve(session, threads=16)  # each page visited holds its stream until the next heartbeat
     base = f"http://127.0.0.1:{served.port}"
     player = session.header.players[-1]
     link = f"/p/{player}/{player_token(served.web.app.config['TABLE_SECRET'], served.web.app.config['GAME_KEY'], player)}"
@@ -75,7 +77,11 @@ def test_every_page_fits_a_phone_and_the_big_screen_a_tv(chromium: Any, tmp_path
     tv = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:
         page = phone.new_page()
-        for path in ("/", "/log", link):
+        page.goto(base + "/referee/login")
+        page.fill("input[name=pin]", "123456")
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "/referee")
+        for path in ("/", "/big", "/log", link, "/referee"):
             assert _width(page, base + path) <= 412, f"{game_id} with {len(session.header.players)}: {path} is wider than a phone"
         big = tv.new_page()
         assert _width(big, base + "/big") <= 1920

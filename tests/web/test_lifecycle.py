@@ -79,6 +79,15 @@ def test_the_console_starts_a_new_game_and_the_last_one_keeps_its_log(table: Tab
         ({"game": "everest", "players": ["a", "b"], "options": {"bogus": 1}}, "no option 'bogus'"),
         ({"game": "escape-master", "players": ["a", "b"], "setup": {"dealer": "zed"}}, "dealer must name one of the players"),
         ({"game": "everest", "players": "a,b"}, "players must be a list"),
+        # a card tapped twice, a card from another deck, a card of the wrong kind, a count off the rulebook
+        ({"game": "horrible-mountain-2", "players": ["a", "b"], "setup": {"evil_master": "a", "table": ["2S", "2S", "4S", "5S", "6S"],
+          "cubes": {"a": ["red", "orange"], "b": ["yellow", "green"]}, "centre": "blue"}}, "slot 2 must hold a 3"),
+        ({"game": "horrible-mountain-2", "players": ["a", "b"], "setup": {"evil_master": "a", "table": ["teen-1", "3S", "4S", "5S", "6S"],
+          "cubes": {"a": ["red", "orange"], "b": ["yellow", "green"]}, "centre": "blue"}}, '"teen-1" is not a Horrible Mountain card'),
+        ({"game": "escape-house", "players": ["a", "b", "c", "d", "e", "f"], "setup": {"card_set": "example", "main": ["key-1"]}},
+         '"key-1" is an item card, not main'),
+        ({"game": "escape-house", "players": ["a", "b", "c", "d", "e"], "setup": {"card_set": "example", "main": ["portrait"]}},
+         "Escape House is for 6 to 8 players, not 5"),
     ],
 )
 def test_a_bad_new_game_gets_one_message_and_changes_nothing(table: TableService, body: dict[str, object], says: str) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import enum
 import json
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from pathlib import Path
 from companion.core import Header, JsonObject, JsonValue, canonical_json
 from companion.errors import LogError, LogIntegrityError
 from companion.log import CONTINUES, GENESIS, HEADER_KIND, GameLog, NewRow, fingerprint
+from companion.private_file import write_private
 
 log = logging.getLogger(__name__)
 
@@ -199,14 +199,7 @@ def console_marker(path: Path) -> Path:
 def remember_console_game(path: Path, header: Header) -> None:
     """Say that the log at ``path`` holds a game the console started, so that a restart resumes it
     without asking whether to keep a game the config does not name."""
-    marker = console_marker(path)
-    temp = marker.with_name(marker.name + ".tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(header.to_json(), handle)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temp, marker)
+    write_private(console_marker(path), json.dumps(header.to_json()).encode("utf-8"))
 
 
 def console_game(path: Path) -> JsonObject | None:

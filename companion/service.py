@@ -15,6 +15,7 @@ from typing import Any
 from waitress.server import create_server
 
 from companion.config import WebConfig, weak_pin
+from companion.private_file import write_private
 from companion.session import Session
 
 log = logging.getLogger(__name__)
@@ -125,18 +126,6 @@ def table_secret(path: Path) -> bytes:
     data = secrets.token_bytes(32)
     write_private(path, data)
     return data
-
-
-def write_private(path: Path, data: bytes) -> None:
-    """Write a file only its owner may read (0600 from its first byte: no window at the umask's mode)."""
-    tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.chmod(tmp, 0o600)
-    os.replace(tmp, path)
 
 
 def lan_url(host: str, port: int) -> str | None:

@@ -18,7 +18,6 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import secrets
 import threading
 import time
@@ -29,6 +28,8 @@ from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from flask import Response, abort, current_app, jsonify, redirect, request, session, url_for
+
+from companion.private_file import write_private
 
 log = logging.getLogger(__name__)
 
@@ -103,11 +104,7 @@ class PinGuard:
         if self.path is None:
             return
         data = {"recent": self._recent, "addresses": {k: list(v) for k, v in self._failures.items()}}
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out)
-        os.replace(tmp, self.path)
+        write_private(self.path, json.dumps(data).encode("utf-8"))
 
     def _global_wait(self, now: float) -> float:
         self._recent = [t for t in self._recent if t > now - self.global_window_s]

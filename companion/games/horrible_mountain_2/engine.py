@@ -15,7 +15,7 @@ from companion.games.horrible_mountain_2.options import Options
 from companion.games.horrible_mountain_2.rules import RULES
 from companion.games.horrible_mountain_2.scoring import winner
 from companion.games.horrible_mountain_2.setup import build_state
-from companion.games.horrible_mountain_2.state import ADVENTURER, Phase, State
+from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
 from companion.games.horrible_mountain_2.cards import DECK as _DECK
 
 
@@ -71,7 +71,7 @@ class HorribleMountain2(Game[State]):
         if state.phase is Phase.DEAL:
             return tuple(
                 Prompt(name, "dealt", f"{name}: tap the three cards dealt to you ({len(state.hands[seat])} of 3)")
-                for seat, name in ((ADVENTURER, state.names[ADVENTURER]), (1 - ADVENTURER, state.names[1 - ADVENTURER]))
+                for seat, name in ((ADVENTURER, state.names[ADVENTURER]), (EVIL, state.names[EVIL]))
                 if len(state.hands[seat]) < 3
             )
         if state.phase is Phase.PLACE:

@@ -177,9 +177,7 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
         registry.enrol(uid_of(card), card)
     hardware = TableHardware(demo_zones(PLAYERS), registry, session.submit, on_health=session.report_health,
                              array_port=link, debounce_s=debounce)
-    if profile and hardware.array is not None:
-        hardware.array._run = profiled(hardware.array._run, "array bridge")  # type: ignore[method-assign]
-    hardware.start()
+    hardware.start(around_array=(lambda body: profiled(body, "array bridge")) if profile else None)
     deadline = time.monotonic() + 30
     while hardware.health.status("array")["status"] != "ok":
         if time.monotonic() > deadline:

@@ -22,6 +22,7 @@ from companion.errors import ConfigError
 from companion.table.model import DEFAULT_DEBOUNCE_S, AlertSink, ObservationSink, TableModel
 from companion.table.registry import TagRegistry
 from hardware.bridge import ArrayBridge
+from hardware.worker import Around
 from hardware.health import HealthBoard, HealthCallback
 from hardware.nfc_reader import NfcReaderService
 
@@ -80,10 +81,11 @@ class TableHardware:
             options.setdefault("array_baud", config.array.baud)
         return cls(config.zones, registry, sink, **options)
 
-    def start(self) -> None:
+    def start(self, around_array: Around | None = None) -> None:
+        """Start every reader; ``around_array`` wraps the array bridge's thread body (a profiler)."""
         self.nfc.start()
         if self.array is not None:
-            self.array.start()
+            self.array.start(around_array)
         log.info("readers started: %d direct, %s", len(self.nfc.readers), "an array" if self.array else "no array")
 
     def stop(self, timeout: float = 5.0) -> None:

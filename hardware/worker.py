@@ -10,6 +10,10 @@ from __future__ import annotations
 import logging
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Callable
+
+Around = Callable[[Callable[[], None]], Callable[[], None]]
+"""Wraps a thread's body (a profiler in a benchmark); it changes nothing inside."""
 
 log = logging.getLogger(__name__)
 
@@ -27,11 +31,13 @@ class ReaderThread(ABC):
     @abstractmethod
     def _run(self) -> None: ...
 
-    def start(self) -> None:
+    def start(self, around: Around | None = None) -> None:
+        """Start the thread; ``around`` wraps its body (see :data:`Around`)."""
         if self._thread is not None:
             raise RuntimeError(f"{self.thread_name} is already running")
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+        body = around(self._run) if around is not None else self._run
+        self._thread = threading.Thread(target=body, name=self.thread_name, daemon=True)
         self._thread.start()
 
     def request_stop(self) -> None:

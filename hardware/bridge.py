@@ -32,7 +32,6 @@ from companion.table.events import ReaderEvent
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.protocol import (
-    MAX_LINE,
     BootFrame,
     Frame,
     HeartbeatFrame,
@@ -41,8 +40,8 @@ from hardware.protocol import (
     SeqVerdict,
     StatsFrame,
     TagFrame,
-    parse_frame,
-    split_line,
+    LineAssembler,
+    decode_line,
 )
 from hardware.resync import ListingAssembler, Snapshot
 from hardware.worker import ReaderThread
@@ -199,29 +198,18 @@ class ArrayBridge(ReaderThread):
 
     def _pump(self, link: Any) -> None:
         self._discard_stale(link)
-        pending = bytearray()
-        synced = False  # the first bytes may be the tail of a line: skip to the first newline
+        lines = LineAssembler()
         while not self._stop.is_set():
             self._health.flush()
             chunk = link.read(link.in_waiting or 1)
             if chunk:
                 arrived = self._clock()
                 self._clock_stepped()
-                if not synced and not chunk.startswith(b"$"):
-                    newline = chunk.find(b"\n")
-                    if newline < 0:
-                        continue
-                    chunk = chunk[newline + 1 :]
-                synced = True
-                pending += chunk
-                start = 0
-                while (end := pending.find(b"\n", start)) >= 0:
-                    self._line(bytes(pending[start:end]), arrived)
-                    start = end + 1
-                del pending[:start]
-                if len(pending) > MAX_LINE:  # noise with no newline: drop it, count it once
-                    self._bad(FrameError(f"{len(pending)} bytes without a newline"))
-                    pending.clear()
+                complete, noise = lines.feed(chunk)
+                for line in complete:
+                    self._line(line, arrived)
+                if noise is not None:  # noise with no newline: dropped, counted once
+                    self._bad(noise)
             elif not self._silent and time.monotonic() - self._last_frame > self._silent_after_s:
                 self._silent = True
                 self._set_all(Status.SILENT, f"no frame for {self._silent_after_s:.0f} s")
@@ -229,13 +217,11 @@ class ArrayBridge(ReaderThread):
     # -- frames -----------------------------------------------------------------------------
 
     def _line(self, line: bytes, arrived: float) -> None:
-        for candidate in split_line(line):
-            try:
-                frame = parse_frame(candidate)
-            except FrameError as exc:
-                self._bad(exc)
-                continue
-            self._frame(frame, arrived)
+        for frame in decode_line(line):
+            if isinstance(frame, FrameError):
+                self._bad(frame)
+            else:
+                self._frame(frame, arrived)
 
     def _bad(self, error: FrameError) -> None:
         self._health.count(self.link_id, "bad_frames")

@@ -18,7 +18,7 @@ from typing import Any
 import serial
 
 from companion.errors import CompanionError, FrameError
-from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, StatsFrame, TagFrame, parse_frame, split_line
+from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, decode_line
 from hardware.resync import ListingAssembler, Snapshot
 
 log = logging.getLogger(__name__)
@@ -57,14 +57,15 @@ class ArrayCheck:
         return self.readers.setdefault(channel, ReaderTally())
 
     def line(self, raw: bytes) -> None:
-        for candidate in split_line(raw):
-            try:
-                frame = parse_frame(candidate)
-            except FrameError as exc:
-                self.bad_frames += 1
-                log.info("bad frame: %s", exc)
-                continue
-            self.frame(frame)
+        for frame in decode_line(raw):
+            if isinstance(frame, FrameError):
+                self.bad(frame)
+            else:
+                self.frame(frame)
+
+    def bad(self, error: FrameError) -> None:
+        self.bad_frames += 1
+        log.info("bad frame: %s", error)
 
     def frame(self, frame: Frame) -> None:
         self.frames += 1
@@ -140,27 +141,19 @@ def check_array(port: str, seconds: float = 10.0, open_serial: Callable[..., Any
     except (serial.SerialException, OSError, ValueError) as exc:
         raise CheckError(f"cannot open the array at {port}: {exc} (is the service running? stop it first)") from exc
     result = ArrayCheck()
-    pending = bytearray()
+    lines = LineAssembler()
     try:
         link.reset_input_buffer()
         deadline = time.monotonic() + seconds
-        synced = False
         while time.monotonic() < deadline:
             chunk = link.read(link.in_waiting or 1)
             if not chunk:
                 continue
-            if not synced and not chunk.startswith(b"$"):
-                newline = chunk.find(b"\n")
-                if newline < 0:
-                    continue
-                chunk = chunk[newline + 1 :]
-            synced = True
-            pending += chunk
-            start = 0
-            while (end := pending.find(b"\n", start)) >= 0:
-                result.line(bytes(pending[start:end]))
-                start = end + 1
-            del pending[:start]
+            complete, noise = lines.feed(chunk)
+            for line in complete:
+                result.line(line)
+            if noise is not None:
+                result.bad(noise)
     except (serial.SerialException, OSError) as exc:
         raise CheckError(f"lost the array at {port}: {exc}") from exc
     finally:

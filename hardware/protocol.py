@@ -206,6 +206,51 @@ def split_line(line: bytes) -> list[bytes]:
     return out
 
 
+def decode_line(line: bytes) -> list[Frame | FrameError]:
+    """Each frame candidate of one received line, parsed, or the :class:`FrameError` saying why not."""
+    out: list[Frame | FrameError] = []
+    for candidate in split_line(line):
+        try:
+            out.append(parse_frame(candidate))
+        except FrameError as exc:
+            out.append(exc)
+    return out
+
+
+class LineAssembler:
+    """Bytes from the serial port in, whole lines out.
+
+    The first bytes after opening may be the tail of a line: they are skipped up to the first
+    newline (unless they start a frame). A run of noise with no newline longer than a line is
+    dropped and reported once, so a stuck line never grows without bound."""
+
+    def __init__(self, max_pending: int = MAX_LINE) -> None:
+        self.max_pending = max_pending
+        self._pending = bytearray()
+        self._synced = False
+
+    def feed(self, chunk: bytes) -> tuple[list[bytes], FrameError | None]:
+        """The lines ``chunk`` completes, and the error for noise dropped, if any."""
+        if not self._synced and not chunk.startswith(b"$"):
+            newline = chunk.find(b"\n")
+            if newline < 0:
+                return [], None
+            chunk = chunk[newline + 1 :]
+        self._synced = True
+        self._pending += chunk
+        lines: list[bytes] = []
+        start = 0
+        while (end := self._pending.find(b"\n", start)) >= 0:
+            lines.append(bytes(self._pending[start:end]))
+            start = end + 1
+        del self._pending[:start]
+        if len(self._pending) > self.max_pending:
+            dropped = len(self._pending)
+            self._pending.clear()
+            return lines, FrameError(f"{dropped} bytes without a newline")
+        return lines, None
+
+
 class SeqVerdict(enum.Enum):
     OK = "ok"
     GAP = "gap"

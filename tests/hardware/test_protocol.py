@@ -137,3 +137,20 @@ def test_every_example_in_the_protocol_spec_parses_and_round_trips() -> None:
         kinds.add(type(frame).__name__)
         assert encode_frame(frame).rstrip(b"\n") == line.encode()
     assert {"BootFrame", "HeartbeatFrame", "KnownFrame", "StatsFrame", "TagFrame"} <= kinds
+
+
+def test_the_line_assembler_skips_a_torn_first_line_joins_chunks_and_drops_endless_noise() -> None:
+    from hardware.protocol import LineAssembler, decode_line
+
+    lines = LineAssembler()
+    assert lines.feed(b"1B*77AA") == ([], None)  # the tail of a line sent before we opened the port
+    assert lines.feed(b"\n$1,2,") == ([], None)
+    whole = encode_frame(HeartbeatFrame(seq=1, ms=2, health="OO"))
+    done, noise = lines.feed(whole[len(b"$1,2,"):] + b"$2,")
+    assert noise is None and done == [whole.rstrip(b"\n")]
+    assert decode_line(done[0]) == [HeartbeatFrame(seq=1, ms=2, health="OO")]
+    done, noise = lines.feed(b"x" * 200)
+    assert done == [] and noise is not None and "without a newline" in str(noise)
+    assert lines.feed(whole) == ([whole.rstrip(b"\n")], None)  # and it goes on after the noise
+    bad = decode_line(b"$1,2,H*0000")
+    assert len(bad) == 1 and isinstance(bad[0], FrameError)

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from companion.games import get_game
+from tests.games.test_escape_house_live import HANDS
 from tests.test_serve import _start, _until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -27,14 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 WAIT_MS = 15_000
 GAMES = ["escape-master", "everest", "horrible-mountain-2", "the-mountain", "escape-house"]
 """The games the evening starts from the console: all five."""
-HOUSE_HANDS = {
-    "anna": ("betray-1", "key-1", "rope-1", "dagger-1"),
-    "ben": ("betray-2", "key-2", "rope-2", "dagger-2"),
-    "cleo": ("betray-3", "key-3", "rope-3", "candle-1"),
-    "dev": ("betray-4", "key-4", "lamp-1", "candle-2"),
-    "eli": ("betray-5", "key-5", "lamp-2", "matches-1"),
-    "fay": ("betray-6", "lamp-3", "crowbar-1", "matches-2"),
-}
+HOUSE_HANDS = HANDS
 """Escape House's deal, as each player taps it on their own page."""
 KEYS = "addEventListener('keydown', () => { sessionStorage.keys = String(Number(sessionStorage.keys || 0) + 1); }, true);"
 """Counts every key pressed on a page, across its reloads (the PIN login fills its field without keys)."""

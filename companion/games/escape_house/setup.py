@@ -60,16 +60,21 @@ class _Dealt:
         self.seen[card] = where
 
 
+def _fields(setup: Mapping[str, Any], known: tuple[str, ...], needed: tuple[str, ...], which: str) -> None:
+    """Every field of ``setup`` is one of ``known``, and every one of ``needed`` is there."""
+    for key in setup:
+        if key not in known:
+            raise SetupError(f'{which} an unknown field "{str(key)[:40]}" (fields: {", ".join(known)})')
+    for key in needed:
+        if key not in setup:
+            raise SetupError(f'setup is missing "{key}"')
+
+
 def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Mapping[str, Any]) -> State:
     """The state before the first move, or :class:`SetupError` with one sentence naming the problem."""
     if "hands" not in setup:
         return build_live_state(players, options, setup)
-    for key in setup:
-        if key not in SETUP_KEYS:
-            raise SetupError(f'setup has an unknown field "{str(key)[:40]}" (fields: {", ".join(SETUP_KEYS)})')
-    for key in SETUP_KEYS:
-        if key not in setup:
-            raise SetupError(f'setup is missing "{key}"')
+    _fields(setup, SETUP_KEYS, SETUP_KEYS, "setup has")
     card_set = load_card_set(setup["card_set"])
     dealt = _Dealt(card_set)
     n = len(players)
@@ -169,13 +174,7 @@ def build_live_state(players: tuple[str, ...], options: EscapeHouseOptions, setu
     """A live table (no ``hands``): the face-up main puzzle (or the first few, top first) and the room
     names are all the setup knows. The rest of the draw deck is split evenly over the side rooms
     (EH-SETUP-DECKS: the first rooms in order take the odd cards), unknown card by card."""
-    for key in setup:
-        if key not in LIVE_KEYS:
-            raise SetupError(f'a live table\'s setup has an unknown field "{str(key)[:40]}" (fields: {", ".join(LIVE_KEYS)}; '
-                             'give "hands" too for a whole table)')
-    for key in ("card_set", "main"):
-        if key not in setup:
-            raise SetupError(f'setup is missing "{key}"')
+    _fields(setup, LIVE_KEYS, ("card_set", "main"), "a live table's setup (no \"hands\") has")
     card_set = load_card_set(setup["card_set"])
     dealt = _Dealt(card_set)
     n = len(players)

@@ -20,7 +20,8 @@ from flask import Flask
 
 from companion.errors import LogError
 from companion.log import LogRow
-from companion.session import Rebuilt, Session, rebuild
+from companion.history import Rebuilt, rebuild
+from companion.session import Session
 
 log = logging.getLogger(__name__)
 

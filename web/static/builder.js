@@ -105,7 +105,7 @@
       return el("div", { class: "tap-row filled" }, chips);
     }
 
-    // A value as its button read ("4♣", "ace ▲ ↑"), not as JSON ("[object Object]").
+    // A value as its button read ("4♣", "move 2 ↑ N"), not as JSON ("[object Object]").
     const labels = {};
     function describe(value) {
       if (Array.isArray(value)) return value.map(describe).join(" ") || "none";

@@ -57,13 +57,24 @@ def candidates(state: EverestState, by: str | None) -> Iterator[Move]:
             yield Roll(by=by, value=value, purpose=purpose, roarer=None if roarer is None else names[roarer])
 
 
+def planned_label(coin: str, face: str, way: str) -> str:
+    """A planned coin as the table says it, as the revealed plans read: "move 2 ↑ N", "roar → E",
+    "snowball with the 3 ← W" (a snowball names its coin: the coin is spent either way)."""
+    arrow = f"{ARROWS[way]} {way}"
+    if face == "suit":
+        return f"snowball with the {coin} {arrow}"
+    if coin == "blank":
+        return f"roar {arrow}"
+    return f"move {1 if coin == 'ace' else coin} {arrow}"
+
+
 def choices(state: EverestState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
     names = state.players
     if pick is Pick.PLANNED_COIN:
         seat = names.index(by) if by in names else None
         usable = [c for c in COINS if every or seat is None or c not in state.aside_known[seat]]
         return [
-            Choice({"coin": coin, "face": face, "dir": way}, f"{coin} {'▲' if face == 'value' else '▼'} {ARROWS[way]}")
+            Choice({"coin": coin, "face": face, "dir": way}, planned_label(coin, face, way))
             for coin in usable
             for face in ("value", "suit")
             for way in DIRECTIONS

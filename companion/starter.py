@@ -1,14 +1,13 @@
 """``companion init --game G --no-hardware``: a config for a table with no readers and no camera.
 
 It starts as it is (``companion serve --config FILE``): no ``[[zones]]`` with readers, no
-``[camera]``, and moves are entered by tapping on the web pages. Games whose engine can start from
-the players alone get no dealt cards at all (Escape Master: the first dealer; Everest: nothing).
-The others cannot yet start without the full deal, so the file carries a deal made by the game's
-own deal helper with a fresh shuffle, and says so: Horrible Mountain 2 (table cards, hands, cubes),
-The Mountain (pyramid and health pile), Escape House (puzzles, room decks, hands, penalty deck;
-``deck_order_known = false`` so the real decks' order never has to be typed).
+``[camera]``, and moves are entered by tapping on the web pages. No face-down card is ever in the
+file: each player taps the cards dealt to them on their own page (``dealt``). Escape Master needs
+the first dealer and Everest nothing; the others need what lies face up, chosen by a fresh shuffle
+and said so: Horrible Mountain 2 (the Evil Master, the Table Cards, the colours), The Mountain (the
+pyramid and the health pile), Escape House (the card set and the face-up main puzzle). The referee
+console's "New game" sets any of them up by taps instead.
 """
-
 from __future__ import annotations
 
 import json
@@ -33,9 +32,10 @@ PLAYERS: Mapping[str, tuple[str, ...]] = {
 """Sensible players per game: a typical count within each rulebook's range."""
 
 _DEALT_NOTE = (
-    "# This deal was made by the game's own deal helper with a random shuffle when this file was\n"
-    "# written: the engine cannot yet start without it. Deal the real cards the same way, or run\n"
-    "# `companion init --game {game} --no-hardware --force` again for a new shuffle.{hidden}\n"
+    "# The face-up cards below were chosen by the game's own deal helper with a random shuffle when\n"
+    "# this file was written. Lay the real cards the same way, or run\n"
+    "# `companion init --game {game} --no-hardware --force` again for a new shuffle, or start the game\n"
+    "# from the referee console's New game (by taps).{hidden}\n"
 )
 
 
@@ -63,21 +63,21 @@ def starting_header(game_id: str, rng: random.Random) -> tuple[Header, bool]:
         return Header(game_id, players, {}, {"dealer": players[0]}), False
     if game_id == "everest":
         return Header(game_id, players, {}, {}), False
-    if game_id == "horrible-mountain-2":
+    if game_id == "horrible-mountain-2":  # a live table: the hands are tapped in (dealt)
         from companion.games.horrible_mountain_2.playout import random_header
 
         dealt = random_header(rng)
-        return Header(game_id, dealt.players, {}, dict(dealt.setup)), True
+        return Header(game_id, dealt.players, {}, {k: v for k, v in dealt.setup.items() if k != "hands"}), True
     if game_id == "the-mountain":
         from companion.games.the_mountain.playout import deal
 
         return deal(rng, player=players[0]), True
-    if game_id == "escape-house":
+    if game_id == "escape-house":  # a live table: hands tapped in, decks and face-down puzzles unknown
+        from companion.games.escape_house.cards import Kind
         from companion.games.escape_house.cardset import load_card_set
-        from companion.games.escape_house.playout import deal as deal_house
 
-        setup = deal_house(load_card_set("example"), players, rng)
-        return Header(game_id, players, {"deck_order_known": False}, setup), True
+        face_up = rng.choice(load_card_set("example").ids(Kind.MAIN))
+        return Header(game_id, players, {}, {"card_set": "example", "main": [face_up]}), True
     raise ValueError(f"no starting setup for {game_id}")
 
 
@@ -119,7 +119,7 @@ def no_hardware_config(game_id: str, rng: random.Random | None = None, host: str
     ]
     if dealt:
         hidden = (
-            "\n# The hands below are face-down cards: whoever reads this file sees them."
+            "\n# No face-down card is here: each player taps the cards dealt to them on their own page."
             if game_id in ("horrible-mountain-2", "escape-house")
             else ""
         )

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from companion.core import JsonObject, Observation, Zone
+from companion.core import JsonObject, Observation, Zone, ZoneKind
 from companion.errors import HardwareError
 from vision.calibration import CalibrationTracker
 from vision.detectors.cards import PyramidDetector
@@ -30,7 +30,9 @@ from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.sources import FrameSource
-from vision.stability import FaceVote, SettledZone, ZoneStabiliser
+from vision.lighting import TableLight
+from vision.stability import UNSEEN, FaceVote, SettledZone, ZoneStabiliser
+from vision.visibility import VisibilityMap
 from vision.zones import check_zones
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,8 @@ class VisionHealth:
     calibration_message: str = ""
     """Why the table cannot be found, naming the markers to uncover."""
     hidden_markers: tuple[int, ...] = ()
+    unseen: tuple[tuple[str, str], ...] = ()
+    """(zone, why) for each zone the camera cannot see in the latest frame."""
 
     @property
     def message(self) -> str:
@@ -69,6 +73,7 @@ class VisionHealth:
             "fps": round(self.fps, 1),
             "frames": self.frames,
             "hidden_markers": list(self.hidden_markers),
+            "unseen": [{"zone": zone, "reason": why} for zone, why in self.unseen],
         }
 
 
@@ -88,11 +93,16 @@ class VisionPipeline:
         self.settings = s = settings or VisionSettings()
         self.zones = tuple(z for z in check_zones(zones) if z.polygon)
         self.tracker = CalibrationTracker(s.markers, s.marker_tolerance_px, s.marker_search_s, mat_bgr=s.mat_bgr)
-        self.stabiliser = ZoneStabiliser(s.settle_s)
+        self.stabiliser = ZoneStabiliser(s.settle_s, s.settle_remove_s)
+        self.light = TableLight(s.markers, s.mat_bgr, s.mat_distance)
+        self.visibility = VisibilityMap(s.markers, s.mat_distance, s.dark_level)
         self.faces = FaceVote(s.face_window_s)
         detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), PawnDetector(s, players_by_colour), PyramidDetector(s)]
         self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
         self._work = [(d, zs) for d, zs in self._work if zs]
+        self._by_name = {z.name: z for z in self.zones}
+        # cubes belong to a zone by their centre, pawns may lean over the grid's edge
+        self._pad = {ZoneKind.TABLE_SLOT: s.cube_size_mm, ZoneKind.CUBE_PILE: s.cube_size_mm, ZoneKind.GRID: s.pawn_size_mm}
         self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
         self._lock = threading.Lock()
         self._health = VisionHealth("starting", False, 0.0, 0)
@@ -101,18 +111,36 @@ class VisionPipeline:
     # -- one frame ------------------------------------------------------------------------------
 
     def detect(self, frame: Frame) -> list[Observation]:
-        """Every watched zone's view in this frame, unsettled (empty when not calibrated)."""
+        """Every watched zone's view in this frame, unsettled (empty when not calibrated). A zone
+        the camera cannot see has the state ``{"unseen": why}``."""
         status = self.tracker.update(frame.image, frame.t)
         self._ticks.append(time.monotonic())
+        if status.calibration is None:
+            self._set_frame(status.ok, status.message, status.hidden, ())
+            return []
+        if status.changed:
+            self.light.reset()
+        corrected, calibration = self.light.correct(frame.image, status.calibration, status.hidden)
+        view = self.visibility.view(frame.image, corrected, calibration)
+        seen_frame = Frame(corrected, frame.t, frame.index)
+        out: list[Observation] = []
+        unseen: list[tuple[str, str]] = []
+        for detector, zones in self._work:
+            for observation in detector(seen_frame, calibration, zones):
+                zone = self._by_name[str(observation.payload["zone"])]
+                why = view.reason(zone, self._pad.get(zone.kind, 0.0))
+                if why is None:
+                    out.append(self.faces.smooth(observation))
+                else:
+                    unseen.append((zone.name, why))
+                    out.append(dataclasses.replace(observation, payload={**observation.payload, "state": {UNSEEN: why}}))
+        self._set_frame(True, status.message, status.hidden, tuple(unseen))
+        return out
+
+    def _set_frame(self, calibrated: bool, message: str, hidden: tuple[int, ...], unseen: tuple[tuple[str, str], ...]) -> None:
         with self._lock:
             h = self._health
-            self._health = VisionHealth("ok", status.ok, self._fps(), h.frames + 1, "", status.message, status.hidden)
-        if status.calibration is None:
-            return []
-        raw: list[Observation] = []
-        for detector, zones in self._work:
-            raw.extend(detector(frame, status.calibration, zones))
-        return [self.faces.smooth(o) for o in raw]
+            self._health = VisionHealth("ok", calibrated, self._fps(), h.frames + 1, "", message, hidden, unseen)
 
     def process(self, frame: Frame) -> list[Observation]:
         """The zones whose view settled with this frame (each change once)."""

@@ -17,6 +17,7 @@ class VisionSettings:
     """Settings for the vision pipeline; the config's ``[camera]`` table may set any of them."""
 
     settle_s: float = field(default=1.0, metadata={"doc": "a zone's new view is reported once it has held this long (s)"})
+    settle_remove_s: float = field(default=2.0, metadata={"doc": "a view taking something away (card, cube, pawn) must hold this long (s)"})
     px_per_mm: float = field(default=1.0, metadata={"doc": "resolution zones are resampled at (pixels per mm)"})
     zone_inset_mm: float = field(default=4.0, metadata={"doc": "card zones are judged this far inside their outline"})
     occupied_fraction: float = field(default=0.45, metadata={"doc": "share of a card zone that must differ from the mat"})
@@ -35,7 +36,7 @@ class VisionSettings:
     marker_search_s: float = field(default=0.5, metadata={"doc": "least time between full searches for hidden markers"})
 
     def __post_init__(self) -> None:
-        for name in ("settle_s", "px_per_mm", "cube_size_mm", "pawn_size_mm", "face_window_s", "marker_tolerance_px"):
+        for name in ("settle_s", "settle_remove_s", "px_per_mm", "cube_size_mm", "pawn_size_mm", "face_window_s", "marker_tolerance_px"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
                 raise ConfigError(f"camera.{name}: {value!r} must be a number above 0")

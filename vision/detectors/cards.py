@@ -65,11 +65,11 @@ class PyramidDetector:
             slice(int((inset - CORNER_MM[1]) * s), int((CORNER_MM[3] - 2) * s)),
             slice(int((inset - CORNER_MM[0]) * s), int((CORNER_MM[2] - 2) * s)),
         )
-        self._maps: tuple[tuple[int, int, tuple[Zone, ...]], Image, Image] | None = None
+        self._maps: tuple[tuple[bytes, tuple[Zone, ...]], Image, Image] | None = None
 
     def _stack_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
         """remap() maps putting each slot's corner below the last (built once per calibration)."""
-        key = (id(calibration), calibration.serial, slots)
+        key = (calibration.image_from_table.tobytes(), slots)
         if self._maps is not None and self._maps[0] == key:
             return self._maps[1], self._maps[2]
         w, h = self._size

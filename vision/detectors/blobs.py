@@ -19,6 +19,8 @@ class Blob:
     pixels: int
     centre: tuple[float, float]
     """Raster pixel (u, v) of the patch's centroid."""
+    patch: int = 0
+    """Which connected patch of colour this is part of (blobs of one patch touch)."""
 
 
 def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, open_px: int = 3) -> list[Blob]:
@@ -47,5 +49,5 @@ def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, op
         if c == 0 or lab == 0:
             continue
         n = int(sizes[c, lab])
-        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n))))
+        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n)), int(c)))
     return blobs

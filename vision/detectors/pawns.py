@@ -17,6 +17,8 @@ from vision.frame import FloatArray, Frame
 from vision.settings import VisionSettings
 
 COLUMNS, ROWS = 8, 6
+MOST_AREA = 2.2
+"""A patch of a pawn's colour bigger than this many pawns (seen from above) is not a pawn."""
 PAD = 0.5
 """Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 
@@ -69,6 +71,8 @@ class PawnDetector:
         area = math.pi * (pawn_px / 2) ** 2
         best: dict[str, Blob] = {}
         for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
+            if blob.pixels > MOST_AREA * area:
+                continue  # a mug, a book: bigger than any pawn
             if blob.colour not in best or blob.pixels > best[blob.colour].pixels:
                 best[blob.colour] = blob
         out = {}

@@ -225,32 +225,43 @@ def resting_hand(scene: Scene, rng: np.random.Generator) -> Scene:
     return replace(scene, hand=HandItem(wrist, direction, scale, SKIN_BGR))
 
 
-def _clear_spot(scene: Scene, rng: np.random.Generator, radius: float) -> Point:
+def _clear_spot(scene: Scene, rng: np.random.Generator, radius: float) -> Point | None:
     x0, x1, y0, y1 = _table_extent(scene)
     boxes = []
     for z in scene.zones:
         zx = [p[0] for p in z.polygon]
         zy = [p[1] for p in z.polygon]
         boxes.append((min(zx) - radius - 8, max(zx) + radius + 8, min(zy) - radius - 8, max(zy) + radius + 8))
-    spot = ((x0 + x1) / 2, y0 + radius + 50)
     for _ in range(300):
         x, y = float(rng.uniform(x0 + radius + 50, x1 - radius - 50)), float(rng.uniform(y0 + radius + 50, y1 - radius - 50))
         if not any(bx0 <= x <= bx1 and by0 <= y <= by1 for bx0, bx1, by0, by1 in boxes):
             return (x, y)
-    return spot
+    return None
 
 
 def clutter(scene: Scene, image: Image, rng: np.random.Generator) -> Image:
     """A red mug (seen from above: a disc 85 mm across with a darker inside) and a phone (a dark
     slab 72 x 148 mm with a bluish screen), each on a clear part of the table beside the zones."""
     out = image.copy()
-    mx, my = _clear_spot(scene, rng, 45)
+    mug = _clear_spot(scene, rng, 45)
+    if mug is not None:
+        _mug(scene, image, out, mug)
+    phone = _clear_spot(scene, rng, 80)
+    if phone is not None:
+        _phone(scene, image, out, phone, float(rng.uniform(0, math.pi)))
+    return out
+
+
+def _mug(scene: Scene, image: Image, out: Image, at: Point) -> None:
+    mx, my = at
     ring = [(mx + 42.5 * math.cos(t), my + 42.5 * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)]
     inner = [(mx + 36 * math.cos(t), my + 36 * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 48, endpoint=False)]
     cv2.fillPoly(out, [_to_image(scene, image, ring)], (40, 35, 200), cv2.LINE_AA, 4)
     cv2.fillPoly(out, [_to_image(scene, image, inner)], (25, 22, 120), cv2.LINE_AA, 4)
-    px, py = _clear_spot(scene, rng, 80)
-    a = float(rng.uniform(0, math.pi))
+
+
+def _phone(scene: Scene, image: Image, out: Image, at: Point, a: float) -> None:
+    px, py = at
     d, n = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
 
     def slab(w: float, h: float) -> list[Point]:
@@ -258,7 +269,6 @@ def clutter(scene: Scene, image: Image, rng: np.random.Generator) -> Image:
 
     cv2.fillPoly(out, [_to_image(scene, image, slab(72, 148))], (30, 30, 32), cv2.LINE_AA, 4)
     cv2.fillPoly(out, [_to_image(scene, image, slab(64, 132))], (95, 60, 40), cv2.LINE_AA, 4)
-    return out
 
 
 def _room(fn: Callable[[Image], Image]) -> RoomChange:

@@ -95,7 +95,7 @@ class VisionPipeline:
         self.tracker = CalibrationTracker(s.markers, s.marker_tolerance_px, s.marker_search_s, mat_bgr=s.mat_bgr)
         self.stabiliser = ZoneStabiliser(s.settle_s, s.settle_remove_s)
         self.light = TableLight(s.markers, s.mat_bgr, s.mat_distance)
-        self.visibility = VisibilityMap(s.markers, s.mat_distance, s.dark_level)
+        self.visibility = VisibilityMap(s.markers, s.mat_distance, s.dark_level, min(s.cube_size_mm, s.pawn_size_mm))
         self.faces = FaceVote(s.face_window_s)
         detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), PawnDetector(s, players_by_colour), PyramidDetector(s)]
         self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
@@ -120,8 +120,9 @@ class VisionPipeline:
             return []
         if status.changed:
             self.light.reset()
+            self.visibility.reset()
         corrected, calibration = self.light.correct(frame.image, status.calibration, status.hidden)
-        view = self.visibility.view(frame.image, corrected, calibration)
+        view = self.visibility.view(frame.image, corrected, calibration, frame.t)
         seen_frame = Frame(corrected, frame.t, frame.index)
         out: list[Observation] = []
         unseen: list[tuple[str, str]] = []

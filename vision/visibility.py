@@ -2,9 +2,16 @@
 that is not the mat reaches in from the table's edge and crosses it (a hand, an arm, a sleeve),
 when it is too dark, or when glare washes it out.
 
-Once per frame the whole table is resampled small (``MAP_PX_PER_MM``), the same mat test the card
-zones use is made on it, and the patches of not-mat touching the table's rim (an arm always
-comes in over the rim; cards and pieces lie inside it) are marked, grown by ``INTRUSION_PAD_MM``.
+Once per frame the whole table is resampled small (``MAP_PX_PER_MM``). Two things mark an
+intrusion, grown by ``INTRUSION_PAD_MM``:
+
+- a patch of not-mat touching the table's rim (an arm comes in over the rim; cards and pieces
+  lie inside it);
+- a patch whose colour differs from the table's recent appearance (a slowly re-learnt picture of
+  the table, brightness divided out) and that is bigger than ``NEW_PATCH_MM2``: a card or a piece
+  put down is smaller; a hand, a phone or a book is not. Where an intrusion is, the appearance
+  is re-learnt only over ``ABSORB_S`` (a book left lying becomes part of the table at last).
+
 Each zone then looks at its own pixels of that map.
 """
 
@@ -26,14 +33,21 @@ log = logging.getLogger(__name__)
 MAP_PX_PER_MM = 0.5
 INTRUSION_PAD_MM = 14.0
 """An arm's outline is soft and its shadow falls beside it: zones this close to it are unseen."""
+NEW_PATCH_MM2 = 9000.0
+"""A new patch bigger than this (about 1.6 cards) is an intrusion, not something put down."""
+LEARN_S = 0.7
+"""Time constant of re-learning the table's appearance where nothing large is in the way."""
+ABSORB_S = 20.0
+"""... and where something large is: a hand resting for seconds stays an intrusion."""
 DARK_SHARE = 0.4
 """A zone with more than this share of too-dark pixels is unseen."""
 GLARE_LEVEL = 250
 """A pixel whose every channel is at least this is clipped white: glare, or over-exposure."""
-GLARE_SHARE = {"card": 0.12, "pieces": 0.0}
-"""Share of glare above which a zone is unseen: a card zone stands a spot of glare; a glare
-spot where cubes or pawns stand may hide one, so any counts (zones of pieces are judged on the
-glare near a piece only, see :meth:`TableView.reason`)."""
+GLARE_SHARE = 0.12
+"""Share of glare above which a card zone is unseen (a card zone stands a spot of glare)."""
+GLARE_PIECE_SHARE = 0.5
+"""In a zone of cubes or pawns, a clipped patch as big as this share of a piece's top may hide
+one: the zone is unseen. Smaller glints (a highlight on a cube's edge) leave the piece in view."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,6 +57,8 @@ class TableView:
     intrusion: Image
     dark: Image
     glare: Image
+    """Clipped patches big enough to hide a piece (in ``big_glare``) or any clipped pixel."""
+    big_glare: Image
     table_to_map: FloatArray
 
     def _zone_mask(self, zone: Zone, pad_mm: float) -> Image:
@@ -64,9 +80,10 @@ class TableView:
             return "something large over it (a hand?)"
         if np.count_nonzero(self.dark[mask]) > DARK_SHARE * n:
             return "too dark"
-        pieces = zone.kind in (ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE, ZoneKind.GRID)
-        limit = GLARE_SHARE["pieces" if pieces else "card"]
-        if np.count_nonzero(self.glare[mask]) > limit * n:
+        if zone.kind in (ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE, ZoneKind.GRID):
+            if np.any(self.big_glare[mask]):
+                return "glare"
+        elif np.count_nonzero(self.glare[mask]) > GLARE_SHARE * n:
             return "glare"
         return None
 
@@ -75,6 +92,7 @@ def rim_intrusions(not_mat: Image, paper: Image) -> Image:
     """The patches of ``not_mat`` that touch the map's edge (markers' ``paper`` left out)."""
     fg = (not_mat > 0) & (paper == 0)
     fg_u8 = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    fg_u8 = cv2.morphologyEx(fg_u8, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))  # a wrist's shadow does not cut an arm off
     count, labels = cv2.connectedComponents(fg_u8, connectivity=8)
     if count <= 1:
         return np.zeros_like(fg_u8)
@@ -86,8 +104,11 @@ def rim_intrusions(not_mat: Image, paper: Image) -> Image:
 class VisibilityMap:
     """Builds a :class:`TableView` per frame for one table layout."""
 
-    def __init__(self, layout: MarkerLayout, mat_distance: float = 0.07, dark_level: int = 30) -> None:
+    def __init__(self, layout: MarkerLayout, mat_distance: float = 0.07, dark_level: int = 30, piece_mm: float = 12.0) -> None:
         self.layout = layout
+        self.piece_px = max(1, int(round(GLARE_PIECE_SHARE * piece_mm * piece_mm * MAP_PX_PER_MM**2)))
+        self._appearance: FloatArray | None = None
+        self._t: float | None = None
         self.mat_distance = mat_distance
         self.dark_level = dark_level
         xs = [c[1] for c in layout.centres]
@@ -106,17 +127,57 @@ class VisibilityMap:
     def _warp(self, image: Image, m: FloatArray) -> Image:
         return np.asarray(cv2.warpPerspective(image, m, self.size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), np.uint8)
 
-    def view(self, raw: Image, corrected: Image, calibration: Calibration) -> TableView:
+    def view(self, raw: Image, corrected: Image, calibration: Calibration, t: float = 0.0) -> TableView:
         """Per frame: ``raw`` as taken (for glare), ``corrected`` in neutral light."""
         m = self.table_to_map @ calibration.table_from_image
         cor = self._warp(corrected, m)
         raw_small = cor if raw is corrected else self._warp(raw, m)
-        not_mat = mat_difference(cor, calibration.mat_chroma, self.dark_level) > 1.5 * self.mat_distance
-        intrusion = rim_intrusions(not_mat.astype(np.uint8), self.paper)
+        not_mat = mat_difference(cor, calibration.mat_chroma, self.dark_level) > self.mat_distance
+        intrusion = rim_intrusions(not_mat.astype(np.uint8), self.paper) | self._new_patches(cor, t)
         k = int(round(INTRUSION_PAD_MM * MAP_PX_PER_MM))
         if intrusion.any():
             intrusion = np.asarray(cv2.dilate(intrusion, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))), np.uint8)
+        self._learn(cor, intrusion, t)
         dark = (np.asarray(cv2.cvtColor(cor, cv2.COLOR_BGR2GRAY)) < self.dark_level).astype(np.uint8)
         b, g, r = cv2.split(raw_small)
         glare = (np.asarray(cv2.min(cv2.min(b, g), r)) >= GLARE_LEVEL).astype(np.uint8)
-        return TableView(intrusion, dark, glare, self.table_to_map)
+        big_glare = np.zeros_like(glare)
+        if glare.any():
+            count, labels, stats, _ = cv2.connectedComponentsWithStats(glare, connectivity=8)
+            big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= self.piece_px)
+            big = big[big > 0]
+            if len(big):
+                big_glare = np.isin(labels, big).astype(np.uint8)
+        return TableView(intrusion, dark, glare, big_glare, self.table_to_map)
+
+    def reset(self) -> None:
+        """Forget the table's appearance (a new calibration: the map's pixels moved)."""
+        self._appearance, self._t = None, None
+
+    def _chroma(self, image: Image) -> FloatArray:
+        f = image.astype(np.float32)
+        return np.asarray(f / np.maximum(f.sum(axis=2, keepdims=True), 1.0), np.float32)
+
+    def _new_patches(self, image: Image, t: float) -> Image:
+        """Big patches whose colour is not the table's recent appearance."""
+        if self._appearance is None:
+            return np.zeros(image.shape[:2], np.uint8)
+        diff = np.linalg.norm(self._chroma(image) - self._appearance, axis=2)
+        bright = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) >= self.dark_level
+        changed = ((diff > self.mat_distance) & bright).astype(np.uint8)
+        changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= NEW_PATCH_MM2 * MAP_PX_PER_MM**2)
+        big = big[big > 0]
+        return np.isin(labels, big).astype(np.uint8) if len(big) else np.zeros_like(changed)
+
+    def _learn(self, image: Image, intrusion: Image, t: float) -> None:
+        chroma = self._chroma(image)
+        if self._appearance is None or self._t is None:
+            self._appearance, self._t = chroma, t
+            return
+        dt = max(0.0, t - self._t)
+        self._t = t
+        fast, slow = 1.0 - np.exp(-dt / LEARN_S), 1.0 - np.exp(-dt / ABSORB_S)
+        rate = np.where(intrusion[:, :, None] > 0, np.float32(slow), np.float32(fast))
+        self._appearance += (chroma - self._appearance) * rate

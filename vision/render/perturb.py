@@ -114,8 +114,8 @@ def hard_shadow(scene: Scene, image: Image, rng: np.random.Generator, through_bg
 
 
 def glare(scene: Scene, image: Image, rng: np.random.Generator, spots: int = 4) -> Image:
-    """``spots`` specular highlights (a lamp on glossy card or felt): clipped white in the middle,
-    fading out over about 30 mm."""
+    """``spots`` specular highlights (a lamp on glossy card or plastic): clipped white in the
+    middle, fading out over 10 to 20 mm."""
     x0, x1, y0, y1 = _table_extent(scene)
     out = image.astype(np.float32)
     hmat = image_from_table(scene)
@@ -123,7 +123,7 @@ def glare(scene: Scene, image: Image, rng: np.random.Generator, spots: int = 4) 
     sx, sy = image.shape[1] / w0, image.shape[0] / h0
     for _ in range(spots):
         x, y = float(rng.uniform(x0 + 60, x1 - 60)), float(rng.uniform(y0 + 60, y1 - 60))
-        r_mm = float(rng.uniform(8, 15))
+        r_mm = float(rng.uniform(4, 7))
         (px, py), = cv2.perspectiveTransform(np.array([[[x, y]]], np.float64), hmat).reshape(-1, 2)
         (qx, qy), = cv2.perspectiveTransform(np.array([[[x + r_mm, y]]], np.float64), hmat).reshape(-1, 2)
         r = max(2.0, math.hypot((qx - px) * sx, (qy - py) * sy))

@@ -97,7 +97,9 @@ class VisionPipeline:
         self.light = TableLight(s.markers, s.mat_bgr, s.mat_distance)
         self.visibility = VisibilityMap(s.markers, s.mat_distance, s.dark_level, min(s.cube_size_mm, s.pawn_size_mm))
         self.faces = FaceVote(s.face_window_s)
-        detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), PawnDetector(s, players_by_colour), PyramidDetector(s)]
+        pawn_detector = PawnDetector(s, players_by_colour)
+        self._players = set(pawn_detector.players_by_colour.values())
+        detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), pawn_detector, PyramidDetector(s)]
         self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
         self._work = [(d, zs) for d, zs in self._work if zs]
         self._by_name = {z.name: z for z in self.zones}
@@ -130,6 +132,12 @@ class VisionPipeline:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
                 why = view.reason(zone, self._pad.get(zone.kind, 0.0))
+                if zone.kind is ZoneKind.GRID:
+                    # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
+                    if self._all_pawns(observation):
+                        why = None if why == "glare" else why
+                    elif why is None and view.any_glare(zone, self._pad[zone.kind]):
+                        why = "glare"
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:
@@ -137,6 +145,10 @@ class VisionPipeline:
                     out.append(dataclasses.replace(observation, payload={**observation.payload, "state": {UNSEEN: why}}))
         self._set_frame(True, status.message, status.hidden, tuple(unseen))
         return out
+
+    def _all_pawns(self, observation: Observation) -> bool:
+        pawns = observation.payload["state"].get("pawns")
+        return isinstance(pawns, dict) and set(pawns) >= self._players
 
     def _set_frame(self, calibrated: bool, message: str, hidden: tuple[int, ...], unseen: tuple[tuple[str, str], ...]) -> None:
         with self._lock:

@@ -45,9 +45,11 @@ GLARE_LEVEL = 250
 """A pixel whose every channel is at least this is clipped white: glare, or over-exposure."""
 GLARE_SHARE = 0.12
 """Share of glare above which a card zone is unseen (a card zone stands a spot of glare)."""
-GLARE_PIECE_SHARE = 0.5
-"""In a zone of cubes or pawns, a clipped patch as big as this share of a piece's top may hide
-one: the zone is unseen. Smaller glints (a highlight on a cube's edge) leave the piece in view."""
+GLARE_PIECE_SHARE = 4.0
+"""In a zone of cubes or pawns, a clipped patch this many times a piece's top may hide one: the
+zone is unseen. A highlight clips white paper far wider than it clips a coloured piece (a red
+cube needs ~10 times the light paper needs), so smaller glints leave the pieces in view. Set on
+rendered glare; a real lamp may need it lower."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,6 +71,10 @@ class TableView:
             k = max(1, int(round(pad_mm * MAP_PX_PER_MM)))
             mask = np.asarray(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))), np.uint8)
         return mask
+
+    def any_glare(self, zone: Zone, pad_mm: float = 0.0) -> bool:
+        """Is any pixel of ``zone`` clipped white (however small the glint)?"""
+        return bool(np.any(self.glare[self._zone_mask(zone, pad_mm) > 0]))
 
     def reason(self, zone: Zone, pad_mm: float = 0.0) -> str | None:
         """Why ``zone`` cannot be seen now (one phrase), or None when it can."""

@@ -27,7 +27,7 @@ from vision.pipeline import VisionPipeline
 from vision.render.camera import render
 from vision.render.perturb import Perturbation
 from vision.render.scene import Scene
-from vision.render.scenes import make_scene
+from vision.render.scenes import PAWN_COLOURS, make_scene
 from vision.settings import VisionSettings
 from vision.sources import RenderedSource
 from vision.stability import UNSEEN
@@ -126,7 +126,8 @@ def run_trial(kind: str, perturbation: Perturbation, seeds: Sequence[int], level
         clean, test = perturbation.frames(scene, render, rng)
         clean = decode(mjpg(clean))
         settings = VisionSettings(markers=scene.layout)
-        pipeline = VisionPipeline(RenderedSource([(scene, 1.0)]), scene.zones, settings)
+        players = {c: c for c in PAWN_COLOURS}  # as a table's config maps each player's pawn
+        pipeline = VisionPipeline(RenderedSource([(scene, 1.0)]), scene.zones, settings, players)
         try:
             pipeline.tracker.adopt(calibrate(clean, scene.layout), 0.0)
         except CalibrationError:

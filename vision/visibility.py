@@ -31,6 +31,7 @@ from vision.frame import FloatArray, Image
 log = logging.getLogger(__name__)
 
 MAP_PX_PER_MM = 0.5
+SUM_CHANNELS = np.ones((1, 3), np.float32)
 INTRUSION_PAD_MM = 14.0
 """An arm's outline is soft and its shadow falls beside it: zones this close to it are unseen."""
 NEW_PATCH_MM2 = 9000.0
@@ -162,15 +163,17 @@ class VisibilityMap:
 
     def _chroma(self, image: Image) -> FloatArray:
         f = image.astype(np.float32)
-        return np.asarray(f / np.maximum(f.sum(axis=2, keepdims=True), 1.0), np.float32)
+        total = np.asarray(cv2.transform(f, SUM_CHANNELS), np.float32)
+        return np.asarray(f / np.maximum(total, 1.0)[:, :, None], np.float32)
 
     def _new_patches(self, image: Image, t: float) -> Image:
         """Big patches whose colour is not the table's recent appearance."""
         if self._appearance is None:
             return np.zeros(image.shape[:2], np.uint8)
-        diff = np.linalg.norm(self._chroma(image) - self._appearance, axis=2)
+        diff = self._chroma(image) - self._appearance
+        far = np.asarray(cv2.transform(diff * diff, SUM_CHANNELS), np.float32) > np.float32(self.mat_distance**2)
         bright = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) >= self.dark_level
-        changed = ((diff > self.mat_distance) & bright).astype(np.uint8)
+        changed = (far & bright).astype(np.uint8)
         changed = np.asarray(cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
         big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= NEW_PATCH_MM2 * MAP_PX_PER_MM**2)
@@ -185,5 +188,6 @@ class VisibilityMap:
         dt = max(0.0, t - self._t)
         self._t = t
         fast, slow = 1.0 - np.exp(-dt / LEARN_S), 1.0 - np.exp(-dt / ABSORB_S)
-        rate = np.where(intrusion[:, :, None] > 0, np.float32(slow), np.float32(fast))
-        self._appearance += (chroma - self._appearance) * rate
+        inside = (intrusion > 0).astype(np.uint8)
+        cv2.accumulateWeighted(chroma, self._appearance, float(fast), mask=1 - inside)
+        cv2.accumulateWeighted(chroma, self._appearance, float(slow), mask=inside)

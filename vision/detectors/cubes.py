@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from companion.core import JsonValue, Observation, Zone, ZoneKind
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
-from vision.detectors.common import RasterCache, vision_observation
+from vision.detectors.common import RasterCache, mat_difference, vision_observation
 from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.zones import make_raster, warp_zone
@@ -17,6 +17,10 @@ VISIBLE_AREA = 1.2
 """A cube seen from above shows its top and a sliver of its sides: about 1.2 of its top's area."""
 MOST_PER_BLOB = 4
 """A patch of colour bigger than this many cubes is not counted: the zone is unseen instead."""
+PIECE_MAT_DISTANCE = 0.17
+"""Chroma distance from the mat below which a pixel is mat, or a blur of mat and piece that is
+more mat than piece: the cube colours are 0.35 (blue) to 0.5 (green) from the purple felt, so
+this is about halfway (a blurred edge's true place)."""
 UNSEEN = "unseen"  # vision.stability.UNSEEN (the detectors do not import the stabiliser)
 
 
@@ -41,7 +45,9 @@ class CubeDetector:
         one = (s.cube_size_mm * s.px_per_mm) ** 2 * VISIBLE_AREA
         side_px = s.cube_size_mm * s.px_per_mm
         patches: dict[int, list[Blob]] = {}
-        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.2)), int(round(side_px * 0.4))):
+        # a blurred cube's edge blends into the mat; halfway from the mat's colour is its true edge
+        solid = mat_difference(roi, calibration.mat_chroma, s.dark_level) > PIECE_MAT_DISTANCE
+        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.2)), int(round(side_px * 0.4)), solid):
             patches.setdefault(blob.patch, []).append(blob)
         found: list[str] = []
         for blobs in patches.values():

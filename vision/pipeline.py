@@ -19,9 +19,13 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import cv2
+import numpy as np
+
 from companion.core import JsonObject, Observation, Zone, ZoneKind
 from companion.errors import HardwareError
-from vision.calibration import CalibrationTracker
+from vision.calibration import Calibration, CalibrationTracker
+from vision.camera_check import edge_sigma
 from vision.detectors.cards import PyramidDetector
 from vision.detectors.common import Detector
 from vision.detectors.cubes import CubeDetector
@@ -37,6 +41,9 @@ from vision.zones import check_zones
 
 log = logging.getLogger(__name__)
 
+SOFT_SIGMA_PX = 3.5
+"""Marker edges softer than this (Gaussian sigma, px): the picture is out of focus or shaken, and
+every zone is unseen until it is sharp again."""
 RETRY_S = (0.5, 1.0, 2.0, 5.0)
 """Waits between attempts to reopen a camera that failed (the last one repeats)."""
 
@@ -103,6 +110,8 @@ class VisionPipeline:
         self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
         self._work = [(d, zs) for d, zs in self._work if zs]
         self._by_name = {z.name: z for z in self.zones}
+        self._edges: deque[float] = deque(maxlen=4)
+        self._soft_turn = 0
         # cubes belong to a zone by their centre, pawns may lean over the grid's edge
         self._pad = {ZoneKind.TABLE_SLOT: s.cube_size_mm, ZoneKind.CUBE_PILE: s.cube_size_mm, ZoneKind.GRID: s.pawn_size_mm}
         self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
@@ -123,6 +132,7 @@ class VisionPipeline:
         if status.changed:
             self.light.reset()
             self.visibility.reset()
+        soft = self._softness(frame, status.calibration, status.hidden) > SOFT_SIGMA_PX
         corrected, calibration = self.light.correct(frame.image, status.calibration, status.hidden)
         view = self.visibility.view(frame.image, corrected, calibration, frame.t)
         seen_frame = Frame(corrected, frame.t, frame.index)
@@ -131,7 +141,7 @@ class VisionPipeline:
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
-                why = view.reason(zone, self._pad.get(zone.kind, 0.0))
+                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(zone, self._pad.get(zone.kind, 0.0))
                 if zone.kind is ZoneKind.GRID:
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
                     if self._all_pawns(observation):
@@ -145,6 +155,21 @@ class VisionPipeline:
                     out.append(dataclasses.replace(observation, payload={**observation.payload, "state": {UNSEEN: why}}))
         self._set_frame(True, status.message, status.hidden, tuple(unseen))
         return out
+
+    def _softness(self, frame: Frame, calibration: Calibration, hidden: tuple[int, ...]) -> float:
+        """The blur of one visible marker's edges per frame (in turn); the median of the last few."""
+        ids = [i for i in self.settings.markers.ids if i not in hidden]
+        if ids:
+            self._soft_turn = (self._soft_turn + 1) % len(ids)
+            marker = ids[self._soft_turn]
+            (cx, cy), side = calibration.marker_centres[marker], calibration.marker_side_px[marker]
+            half = int(side * 0.7) + 2
+            x0, y0 = max(0, int(round(cx)) - half), max(0, int(round(cy)) - half)
+            crop = frame.image[y0 : int(round(cy)) + half, x0 : int(round(cx)) + half]
+            if crop.size:
+                gray = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop, np.uint8)
+                self._edges.append(edge_sigma(gray, (cx - x0, cy - y0), side))
+        return float(np.median(self._edges)) if self._edges else 0.0
 
     def _all_pawns(self, observation: Observation) -> bool:
         pawns = observation.payload["state"].get("pawns")

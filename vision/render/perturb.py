@@ -292,6 +292,7 @@ PERTURBATIONS: tuple[Perturbation, ...] = (
     Perturbation("shadow-blue", "a hard bluish shadow (lit by the sky only)", room=lambda s, im, rng: hard_shadow(s, im, rng, (0.8, 0.62, 0.5))),
     Perturbation("glare-4", "4 specular highlights, clipped white in the middle", room=glare),
     Perturbation("blur-2.5", "out of focus: Gaussian blur sigma 2.5 px", room=_room(lambda im: blur(im, 2.5))),
+    Perturbation("blur-4", "badly out of focus: Gaussian blur sigma 4 px", room=_room(lambda im: blur(im, 4.0))),
     Perturbation("noise-8", "sensor noise sigma 8", room=lambda s, im, rng: noise(im, 8.0, rng)),
     Perturbation("jpeg-50", "JPEG quality 50", room=_room(lambda im: jpeg(im, 50))),
     Perturbation("contrast-0.5", "contrast halved (a washed-out picture)", room=_room(lambda im: contrast(im, 0.5))),

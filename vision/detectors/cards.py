@@ -121,7 +121,9 @@ class PyramidDetector:
         s = self.settings
         dist = mat_difference(band, calibration.mat_chroma, s.dark_level)
         bright = np.asarray(cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)) >= s.dark_level
-        mat = (dist <= s.mat_distance) & bright
+        # closer to the mat than halfway to white paper: a narrow gap, blurred, still shows
+        halfway = 0.5 * float(np.linalg.norm(np.array(calibration.mat_chroma) - 1.0 / 3.0))
+        mat = (dist <= max(s.mat_distance, halfway)) & bright
         return [float(v) for v in mat.reshape(len(slots), -1).mean(axis=1)]
 
     def corners(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> Image:

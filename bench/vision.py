@@ -128,9 +128,12 @@ def score(kind: str, scene: Scene, observations: list[Any], row: Row) -> None:
                     row.tally("card faces").hidden += 1
                     row.tally("card ranks").hidden += 1
                 else:
+                    # a face is named only when the read is sure: accuracy is of the faces named
                     card = got["card"] if got else None
-                    row.tally("card faces").add(card == expected["card"])
-                    row.tally("card ranks").add(card is not None and card[:-1] == str(expected["card"])[:-1])
+                    row.tally("faces named").add(card is not None)
+                    if card is not None:
+                        row.tally("card faces").add(card == expected["card"])
+                        row.tally("card ranks").add(card[:-1] == str(expected["card"])[:-1])
             continue
         name = "zone states" if kind == "occupancy" else "cube zones"
         if zone in truth.hidden_zones:

@@ -34,6 +34,7 @@ from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.sources import FrameSource
+from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
 from vision.stability import UNSEEN, FaceVote, SettledZone, ZoneStabiliser
 from vision.visibility import VisibilityMap
@@ -95,10 +96,14 @@ class VisionPipeline:
         players_by_colour: Mapping[str, str] | None = None,
         *,
         wait: Callable[[threading.Event, float], bool] | None = None,
+        lens: LensCalibration | None = None,
     ) -> None:
         self.source = source
         self.settings = s = settings or VisionSettings()
         self.zones = tuple(z for z in check_zones(zones) if z.polygon)
+        if lens is None and s.lens_file:
+            lens = LensCalibration.load(s.lens_file)
+        self.undistort = Undistorter(lens) if lens is not None else None
         self.tracker = CalibrationTracker(s.markers, s.marker_tolerance_px, s.marker_search_s, mat_bgr=s.mat_bgr)
         self.stabiliser = ZoneStabiliser(s.settle_s, s.settle_remove_s)
         self.light = TableLight(s.markers, s.mat_bgr, s.mat_distance)
@@ -124,6 +129,13 @@ class VisionPipeline:
     def detect(self, frame: Frame) -> list[Observation]:
         """Every watched zone's view in this frame, unsettled (empty when not calibrated). A zone
         the camera cannot see has the state ``{"unseen": why}``."""
+        if self.undistort is not None:
+            mismatch = self.undistort.mismatch(frame.image)
+            if mismatch:
+                self._ticks.append(time.monotonic())
+                self._set_frame(False, mismatch, (), ())
+                return []
+            frame = Frame(self.undistort(frame.image), frame.t, frame.index)
         status = self.tracker.update(frame.image, frame.t)
         self._ticks.append(time.monotonic())
         if status.calibration is None:

@@ -28,6 +28,7 @@ class VisionSettings:
     cube_colours: tuple[ColourRange, ...] = field(default=CUBE_COLOURS, metadata={"doc": "cube colours (HSV ranges)"})
     pawn_size_mm: float = field(default=18.0, metadata={"doc": "diameter of a pawn seen from above"})
     pawn_colours: tuple[ColourRange, ...] = field(default=PAWN_COLOURS, metadata={"doc": "pawn colours (HSV ranges)"})
+    lens_file: str | None = field(default=None, metadata={"doc": "lens calibration from `companion camera lens` (JSON); None: frames used as taken"})
     card_templates: str | None = field(default=None, metadata={"doc": "folder of rank/suit template pictures; None: built-in"})
     card_min_score: float = field(default=0.5, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
     face_window_s: float = field(default=3.0, metadata={"doc": "a pyramid card's face is the majority of its reads in this window"})
@@ -67,9 +68,9 @@ class VisionSettings:
                 if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, (int, float)) and 0 <= v <= 255 for v in value)):
                     raise ConfigError(f"{where}.mat_bgr: must be [blue, green, red], each 0..255")
                 changes[key] = (float(value[0]), float(value[1]), float(value[2]))
-            elif key == "card_templates":
+            elif key in ("card_templates", "lens_file"):
                 if not isinstance(value, str):
-                    raise ConfigError(f"{where}.card_templates: must be a folder path")
+                    raise ConfigError(f"{where}.{key}: must be a path")
                 changes[key] = value
             else:
                 if isinstance(value, bool) or not isinstance(value, (int, float)):

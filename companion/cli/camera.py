@@ -21,13 +21,23 @@ def add_parser(sub: Any) -> None:
     _source_args(c)
     c.add_argument("--frames", type=int, default=15, help="frames to read first, so the camera's exposure settles (default 15)")
     c.set_defaults(run=check)
+    b = csub.add_parser("board", help="write the ChArUco board to print for `camera lens` (print at 100 %%: 30 mm squares)")
+    b.add_argument("path", nargs="?", default="charuco-board.png")
+    b.set_defaults(run=board)
+    lens = csub.add_parser("lens", help="calibrate the lens once: move the printed ChArUco board round the whole picture")
+    _source_args(lens, markers=False)
+    lens.add_argument("--frames", type=int, default=300, help="frames to read (default 300: 30 s at 10 frames/s)")
+    lens.add_argument("--every", type=int, default=10, help="use every Nth frame that shows the board (default 10)")
+    lens.add_argument("--out", default="lens.json", help="where to save the calibration (set [camera] lens_file to it)")
+    lens.set_defaults(run=calibrate_lens)
 
 
-def _source_args(c: argparse.ArgumentParser) -> None:
-    c.add_argument("--config", help="the table config: its [camera] source and markers")
+def _source_args(c: argparse.ArgumentParser, markers: bool = True) -> None:
+    c.add_argument("--config", help="the table config: its [camera] source" + (" and markers" if markers else ""))
     c.add_argument("--source", help="instead of --config: usb:0, usb:/dev/videoN, picamera2 or file:PATH")
-    c.add_argument("--markers", nargs=2, type=float, metavar=("WIDTH_MM", "HEIGHT_MM"), help="with --source: marker centres' rectangle")
-    c.add_argument("--marker-mm", type=float, default=60.0, help="with --source: the markers' printed size (default 60)")
+    if markers:
+        c.add_argument("--markers", nargs=2, type=float, metavar=("WIDTH_MM", "HEIGHT_MM"), help="with --source: marker centres' rectangle")
+        c.add_argument("--marker-mm", type=float, default=60.0, help="with --source: the markers' printed size (default 60)")
 
 
 def _camera(args: argparse.Namespace) -> tuple[str, Any]:
@@ -42,6 +52,8 @@ def _camera(args: argparse.Namespace) -> tuple[str, Any]:
         if config.camera is None:
             raise ConfigError(f"{args.config}: no [camera] table")
         return config.camera.source, VisionSettings.from_mapping(config.camera.settings)
+    if args.source and not hasattr(args, "markers"):
+        return str(args.source), VisionSettings()
     if not args.source or not args.markers:
         raise ConfigError("camera: give --config TABLE.toml, or --source and --markers WIDTH_MM HEIGHT_MM")
     layout = MarkerLayout.rectangle(args.markers[0], args.markers[1], args.marker_mm)
@@ -75,3 +87,46 @@ def check(args: argparse.Namespace) -> int:
         print(line)
     print("the camera is ready" if result.ok else "fix the lines marked FIX, then run this again (docs/vision.md, 'Setting up the camera')")
     return 0 if result.ok else 1
+
+
+def board(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.lens import SQUARE_MM, SQUARES, board_picture
+
+    if not cv2.imwrite(args.path, board_picture()):
+        raise ConfigError(f"camera board: cannot write {args.path}")
+    print(f"wrote {args.path}: {SQUARES[0]} x {SQUARES[1]} squares of {SQUARE_MM:g} mm at 10 px/mm; print it at 100 % and glue it flat")
+    return 0
+
+
+def calibrate_lens(args: argparse.Namespace) -> int:
+    from vision.lens import board_corners
+    from vision.lens import calibrate_lens as fit
+    from vision.sources import open_source
+
+    if args.frames < 1 or args.every < 1:
+        raise ConfigError("camera lens: --frames and --every must be at least 1")
+    spec, _ = _camera(args)
+    source = open_source(spec)
+    source.open()
+    kept = []
+    seen = 0
+    try:
+        for _ in range(args.frames):
+            frame = source.read()
+            if frame is None:
+                break
+            if board_corners(frame.image) is not None:
+                if seen % args.every == 0:
+                    kept.append(frame.image)
+                seen += 1
+    finally:
+        source.close()
+    print(f"{spec}: the board was seen in {seen} frames; using {len(kept)}")
+    lens = fit(kept)
+    lens.save(args.out)
+    w, h = lens.image_size
+    print(f"lens calibrated at {w}x{h} from {lens.views} views, reprojection error {lens.rms_px:.2f} px; saved to {args.out}")
+    print(f'set lens_file = "{args.out}" in the config\'s [camera] table')
+    return 0

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import threading
 import time
 from collections import deque
@@ -150,6 +151,7 @@ class VisionPipeline:
         seen_frame = Frame(corrected, frame.t, frame.index)
         out: list[Observation] = []
         unseen: list[tuple[str, str]] = []
+        s_pawn_area = math.pi * (self.settings.pawn_size_mm / 2) ** 2
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
@@ -158,8 +160,8 @@ class VisionPipeline:
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
                     if self._all_pawns(observation):
                         why = None if why == "glare" else why
-                    elif why is None and view.any_glare(zone, self._pad[zone.kind]):
-                        why = "glare"
+                    elif why is None and view.glare_at_least(zone, self._pad[zone.kind], 0.5 * s_pawn_area):
+                        why = "glare"  # a missing pawn may be under a patch of glare that big
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:

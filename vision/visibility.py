@@ -73,9 +73,13 @@ class TableView:
             mask = np.asarray(cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))), np.uint8)
         return mask
 
-    def any_glare(self, zone: Zone, pad_mm: float = 0.0) -> bool:
-        """Is any pixel of ``zone`` clipped white (however small the glint)?"""
-        return bool(np.any(self.glare[self._zone_mask(zone, pad_mm) > 0]))
+    def glare_at_least(self, zone: Zone, pad_mm: float, area_mm2: float) -> bool:
+        """Is there a clipped-white patch of at least ``area_mm2`` in ``zone``?"""
+        inside = (self.glare > 0) & (self._zone_mask(zone, pad_mm) > 0)
+        if not inside.any():
+            return False
+        _, _, stats, _ = cv2.connectedComponentsWithStats(inside.astype(np.uint8), connectivity=8)
+        return bool(stats[1:, cv2.CC_STAT_AREA].max() >= max(1.0, area_mm2 * MAP_PX_PER_MM**2))
 
     def reason(self, zone: Zone, pad_mm: float = 0.0) -> str | None:
         """Why ``zone`` cannot be seen now (one phrase), or None when it can."""

@@ -285,10 +285,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detectors", nargs="+", default=["occupancy", "cubes", "pawns", "cards"], choices=["occupancy", "cubes", "pawns", "cards"])
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: one core's cost)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table (accuracy section)")
-    parser.add_argument("--section", choices=["accuracy", "robustness", "all"], default="all")
+    parser.add_argument("--section", choices=["accuracy", "robustness", "all"], help="default: all (accuracy only with --json)")
     parser.add_argument("--robust-scenes", type=int, default=12, help="scenes per detector in the robustness section (default 12)")
     parser.add_argument("--quick", action="store_true", help="10 scenes per level, 4 per robustness row: a minute or so")
     args = parser.parse_args(argv)
+    if args.section is None:
+        args.section = "accuracy" if args.json else "all"
     if args.quick:
         args.scenes, args.robust_scenes = min(args.scenes, 10), min(args.robust_scenes, 4)
     if args.scenes < 1:

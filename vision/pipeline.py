@@ -4,9 +4,12 @@
     thread = pipeline.start(session.submit, stop)     # or pipeline.run(...) in a thread of yours
     pipeline.health()                                  # for the scoreboard
 
-Per frame: keep the calibration current (markers), run each detector on its zones (only zone
-rasters are warped), steady pyramid faces, and pass each zone's view through the stabiliser;
-only settled changes reach ``on_observation``. Nothing here knows a game's rules.
+Per frame: straighten it (when the lens is calibrated), keep the calibration current (markers),
+correct it against the white reference and re-learn the mat (vision/lighting.py), find what the
+camera cannot see now (vision/visibility.py: a hand, dark, glare; and a soft picture), run each
+detector on its zones (only zone rasters are warped), steady pyramid faces, and pass each zone's
+view through the stabiliser; only settled changes of zones the camera can see reach
+``on_observation``. Nothing here knows a game's rules.
 """
 
 from __future__ import annotations
@@ -119,6 +122,9 @@ class VisionPipeline:
         self._edges: deque[float] = deque(maxlen=4)
         self._soft_turn = 0
         # cubes belong to a zone by their centre, pawns may lean over the grid's edge
+        # a pyramid card is judged on its top 50 mm (corner index and middle band): the rest lies
+        # under the next row, so a hand over that part hides nothing the detector looks at
+        self._looked_at = {z.name: _top_of_card(z, 50.0) for z in self.zones if z.kind is ZoneKind.PYRAMID_SLOT}
         self._pad = {ZoneKind.TABLE_SLOT: s.cube_size_mm, ZoneKind.CUBE_PILE: s.cube_size_mm, ZoneKind.GRID: s.pawn_size_mm}
         self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
         self._lock = threading.Lock()
@@ -155,7 +161,8 @@ class VisionPipeline:
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
-                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(zone, self._pad.get(zone.kind, 0.0))
+                looked_at = self._looked_at.get(zone.name, zone)
+                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(looked_at, self._pad.get(zone.kind, 0.0))
                 if zone.kind is ZoneKind.GRID:
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
                     if self._all_pawns(observation):
@@ -274,3 +281,11 @@ class VisionPipeline:
     def zone_age(self, zone: str, now: float) -> float | None:
         """How long ``zone`` has shown its settled view at table time ``now``."""
         return self.stabiliser.age(zone, now)
+
+
+def _top_of_card(zone: Zone, depth_mm: float) -> Zone:
+    """The top ``depth_mm`` of a pyramid slot (corners top-left, top-right, bottom-right, bottom-left)."""
+    (tlx, tly), (trx, try_), _, (blx, bly) = zone.polygon
+    length = math.hypot(blx - tlx, bly - tly) or 1.0
+    dx, dy = (blx - tlx) / length * depth_mm, (bly - tly) / length * depth_mm
+    return dataclasses.replace(zone, polygon=((tlx, tly), (trx, try_), (trx + dx, try_ + dy), (tlx + dx, tly + dy)))

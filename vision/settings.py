@@ -30,7 +30,7 @@ class VisionSettings:
     pawn_colours: tuple[ColourRange, ...] = field(default=PAWN_COLOURS, metadata={"doc": "pawn colours (HSV ranges)"})
     lens_file: str | None = field(default=None, metadata={"doc": "lens calibration from `companion camera lens` (JSON); None: frames used as taken"})
     card_templates: str | None = field(default=None, metadata={"doc": "folder of rank/suit template pictures; None: built-in"})
-    card_min_score: float = field(default=0.5, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
+    card_min_score: float = field(default=0.65, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
     face_window_s: float = field(default=3.0, metadata={"doc": "a pyramid card's face is the majority of its reads in this window"})
     markers: MarkerLayout = field(default_factory=MarkerLayout, metadata={"doc": "the four ArUco markers"})
     marker_tolerance_px: float = field(default=2.5, metadata={"doc": "a marker moving further than this means the camera moved"})

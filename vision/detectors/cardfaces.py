@@ -19,6 +19,8 @@ from vision.detectors.glyphs import RANKS, RED_SUITS, SUITS, glyph_image
 from vision.frame import FloatArray, Image
 
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
+RANK_MARGIN = 0.1
+"""A rank is named only when it matches this much better than the next best rank."""
 SUIT_MARGIN = 0.008
 """A suit is named only when it matches this much better than the other suit of its colour
 (spade or club, heart or diamond); measured on rendered frames, no wrong read was that sure."""
@@ -143,16 +145,17 @@ class GlyphTemplates:
             got = cache[key] = (bank, np.log(np.array([t.aspect for t in options], np.float32)))
         return got
 
-    def rank(self, patch: FloatArray, aspect: float) -> tuple[str, float, int, float]:
-        """(rank, score, blur level, how well the patch matches any suit instead): one
-        normalisation and one product against ranks and suits together."""
+    def rank(self, patch: FloatArray, aspect: float) -> tuple[str, float, int, float, float]:
+        """(rank, score, blur level, how well the patch matches any suit instead, how far ahead
+        of the next best rank): one normalisation and one product against ranks and suits."""
         bank, log_aspects = self._bank(self.ranks + self.suits)
         levels = len(BLURS)
         matches = (bank @ _normalise(patch).ravel()).reshape(-1, levels)
         scores = matches.max(axis=1) - 0.6 * np.abs(np.float32(np.log(max(aspect, 1e-3))) - log_aspects)
         n = len(self.ranks)
         k = int(np.argmax(scores[:n]))
-        return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max())
+        margin = float(scores[k] - np.max(np.delete(scores[:n], k)))
+        return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max()), margin
 
     def suit_in_window(self, ink: FloatArray, px_per_mm: float, red: bool, blur: int) -> tuple[str, float, float]:
         """The suit of ``ink`` (one suit's darkness), compared centred, at the rank's blur:
@@ -272,7 +275,7 @@ def _read_pair(
     rank_mask = _member(labels[gy0:gy1, gx0:gx1], [m.label for m in group])
     rank_patch = darkness[gy0:gy1, gx0:gx1] * cv2.dilate(rank_mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     rank_aspect = (gx1 - gx0) / max(1, gy1 - gy0)
-    rank_name, rank_score, blur, rank_as_suit = templates.rank(rank_patch, rank_aspect)
+    rank_name, rank_score, blur, rank_as_suit, rank_margin = templates.rank(rank_patch, rank_aspect)
     if rank_as_suit > rank_score:
         return None  # two pips one above the other (a card underneath), not an index
     pad = int(2 * s)
@@ -284,7 +287,7 @@ def _read_pair(
     suit_name, suit_score, suit_margin = templates.suit_in_window(darkness[y0:y1, x0:x1] * near, s, red, blur)
     score = min(rank_score, suit_score)
     # at ~3 px per mm a blurred spade and club differ by a hair: too close to call is unknown
-    sure = score >= min_score and suit_margin >= SUIT_MARGIN
+    sure = score >= min_score and suit_margin >= SUIT_MARGIN and rank_margin >= RANK_MARGIN
     return IndexRead(True, rank_name + suit_name if sure else None, score)
 
 

@@ -101,3 +101,22 @@ def test_four_touching_cubes_of_one_colour_count_four() -> None:
     pipeline.tracker.adopt(calibrate(image, scene.layout), 0.0)
     views = {o.payload["zone"]: o.payload["state"] for o in pipeline.detect(Frame(image, 0.0))}
     assert views["cube-pile"] == {"cubes": ["red", "red", "red", "red"]}
+
+
+def test_red_and_black_are_judged_against_the_cards_own_paper() -> None:
+    """Under uncorrected 2700 K light (the detector alone, no white reference) a spade's black ink
+    looks orange; against its own, equally orange paper it is still black."""
+    from vision.detectors.cards import PyramidDetector
+    from vision.render.perturb import TUNGSTEN_2700K, colour_cast
+
+    scene = make_scene("cards", 1, "easy")
+    clean = render(scene)
+    warm = Frame(colour_cast(clean, TUNGSTEN_2700K), 0.0)
+    named = 0
+    for o in PyramidDetector()(warm, calibrate(clean, scene.layout), scene.zones):
+        card = o.payload["state"]["card"]
+        truth = scene.truth.states[o.payload["zone"]]["card"]
+        if card is not None:
+            named += 1
+            assert (card[-1] in "HD") == (str(truth)[-1] in "HD"), (card, truth)
+    assert named >= 10

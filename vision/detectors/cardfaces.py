@@ -302,12 +302,19 @@ def _overlap(a: int, la: int, b: int, lb: int) -> int:
 
 
 def _is_red(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> bool:
-    """Red ink when, over the marks' pixels, red stands well above green and blue."""
+    """Red ink when, over the marks' pixels, red stands well above green and blue, each channel
+    taken relative to the card's own paper round the marks (a tinted light or shadow on this card
+    tints its paper as much as its ink)."""
     ids = [m.label for m in marks]
     x0, y0 = min(m.x for m in marks), min(m.y for m in marks)
     x1, y1 = max(m.x + m.w for m in marks), max(m.y + m.h for m in marks)
     inside = _member(labels[y0:y1, x0:x1], ids)
     if not inside.any():
         return False
-    mean_b, mean_g, mean_r, _ = cv2.mean(corner[y0:y1, x0:x1], inside.astype(np.uint8))
-    return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper
+    box = corner[y0:y1, x0:x1]
+    mean_b, mean_g, mean_r, _ = cv2.mean(box, inside.astype(np.uint8))
+    blank = (labels[y0:y1, x0:x1] == 0).astype(np.uint8)
+    if int(blank.sum()) < 8:
+        return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper
+    paper_b, paper_g, paper_r, _ = (max(v, 1.0) for v in cv2.mean(box, blank))
+    return mean_r / paper_r - (mean_b / paper_b + mean_g / paper_g) / 2 > 0.18

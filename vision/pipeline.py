@@ -121,10 +121,10 @@ class VisionPipeline:
         self._by_name = {z.name: z for z in self.zones}
         self._edges: deque[float] = deque(maxlen=4)
         self._soft_turn = 0
-        # cubes belong to a zone by their centre, pawns may lean over the grid's edge
         # a pyramid card is judged on its top 50 mm (corner index and middle band): the rest lies
         # under the next row, so a hand over that part hides nothing the detector looks at
         self._looked_at = {z.name: _top_of_card(z, 50.0) for z in self.zones if z.kind is ZoneKind.PYRAMID_SLOT}
+        # cubes belong to a zone by their centre, pawns may lean over the grid's edge
         self._pad = {ZoneKind.TABLE_SLOT: s.cube_size_mm, ZoneKind.CUBE_PILE: s.cube_size_mm, ZoneKind.GRID: s.pawn_size_mm}
         self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
         self._lock = threading.Lock()
@@ -161,8 +161,9 @@ class VisionPipeline:
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
-                looked_at = self._looked_at.get(zone.name, zone)
-                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(looked_at, self._pad.get(zone.kind, 0.0))
+                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(zone, self._pad.get(zone.kind, 0.0))
+                if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
+                    why = None  # what covers the card lies only on the part the next row hides
                 if zone.kind is ZoneKind.GRID:
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
                     if self._all_pawns(observation):

@@ -161,9 +161,12 @@ class VisionPipeline:
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
-                why = "the picture is soft (out of focus, or the camera shook)" if soft else view.reason(zone, self._pad.get(zone.kind, 0.0))
-                if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
-                    why = None  # what covers the card lies only on the part the next row hides
+                if soft:
+                    why: str | None = "the picture is soft (out of focus, or the camera shook)"
+                else:
+                    why = view.reason(zone, self._pad.get(zone.kind, 0.0))
+                    if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
+                        why = None  # what covers the card lies only on the part the next row hides
                 if zone.kind is ZoneKind.GRID:
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
                     if self._all_pawns(observation):

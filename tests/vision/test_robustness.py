@@ -120,3 +120,10 @@ def test_red_and_black_are_judged_against_the_cards_own_paper() -> None:
             named += 1
             assert (card[-1] in "HD") == (str(truth)[-1] in "HD"), (card, truth)
     assert named >= 10
+
+
+@pytest.mark.parametrize("kind", ["occupancy", "cards"])
+def test_a_soft_picture_makes_every_zone_unseen(kind: str) -> None:
+    trial = run_trial(kind, BY_NAME["blur-4"], range(2))
+    for measure, outcome in trial.outcomes.items():
+        assert outcome.unsure == outcome.total, (measure, outcome)

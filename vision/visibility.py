@@ -10,7 +10,7 @@ intrusion, grown by ``INTRUSION_PAD_MM``:
 - a patch whose colour differs from the table's recent appearance (a slowly re-learnt picture of
   the table, brightness divided out) and that is bigger than ``NEW_PATCH_MM2``: a card or a piece
   put down is smaller; a hand, a phone or a book is not. Where an intrusion is, the appearance
-  is re-learnt only over ``ABSORB_S`` (a book left lying becomes part of the table at last).
+  is not re-learnt, until it has been there ``ABSORB_S`` without a break: then it is the table.
 
 Each zone then looks at its own pixels of that map.
 """
@@ -38,8 +38,9 @@ NEW_PATCH_MM2 = 9000.0
 """A new patch bigger than this (about 1.6 cards) is an intrusion, not something put down."""
 LEARN_S = 0.7
 """Time constant of re-learning the table's appearance where nothing large is in the way."""
-ABSORB_S = 20.0
-"""... and where something large is: a hand resting for seconds stays an intrusion."""
+ABSORB_S = 10.0
+"""Where something large has been for this long without a break, it is part of the table now (a
+book, a whole pyramid laid out at once); a hand resting for a few seconds is not."""
 DARK_SHARE = 0.4
 """A zone with more than this share of too-dark pixels is unseen."""
 GLARE_LEVEL = 250
@@ -119,6 +120,7 @@ class VisibilityMap:
         self.layout = layout
         self.piece_px = max(1, int(round(GLARE_PIECE_SHARE * piece_mm * piece_mm * MAP_PX_PER_MM**2)))
         self._appearance: FloatArray | None = None
+        self._since: FloatArray | None = None
         self._t: float | None = None
         self.mat_distance = mat_distance
         self.dark_level = dark_level
@@ -163,7 +165,7 @@ class VisibilityMap:
 
     def reset(self) -> None:
         """Forget the table's appearance (a new calibration: the map's pixels moved)."""
-        self._appearance, self._t = None, None
+        self._appearance, self._since, self._t = None, None, None
 
     def _chroma(self, image: Image) -> FloatArray:
         f = image.astype(np.float32)
@@ -191,7 +193,14 @@ class VisibilityMap:
             return
         dt = max(0.0, t - self._t)
         self._t = t
-        fast, slow = 1.0 - np.exp(-dt / LEARN_S), 1.0 - np.exp(-dt / ABSORB_S)
-        inside = (intrusion > 0).astype(np.uint8)
-        cv2.accumulateWeighted(chroma, self._appearance, float(fast), mask=1 - inside)
-        cv2.accumulateWeighted(chroma, self._appearance, float(slow), mask=inside)
+        inside = intrusion > 0
+        if self._since is None:
+            self._since = np.full(inside.shape, np.inf, np.float32)
+        self._since[~inside] = np.inf
+        self._since[inside & np.isinf(self._since)] = t
+        settled = inside & (t - self._since >= ABSORB_S)
+        if settled.any():
+            self._appearance[settled] = chroma[settled]
+            self._since[settled] = np.inf
+        fast = 1.0 - np.exp(-dt / LEARN_S)
+        cv2.accumulateWeighted(chroma, self._appearance, float(fast), mask=(~inside).astype(np.uint8))

@@ -127,3 +127,30 @@ def test_a_soft_picture_makes_every_zone_unseen(kind: str) -> None:
     trial = run_trial(kind, BY_NAME["blur-4"], range(2))
     for measure, outcome in trial.outcomes.items():
         assert outcome.unsure == outcome.total, (measure, outcome)
+
+
+def test_a_big_thing_left_on_a_zone_is_unseen_at_first_then_part_of_the_table() -> None:
+    """A book (150 x 100 mm) laid over a card zone: not a card, so the zone is unseen at first;
+    left lying, it becomes part of the table within about 10 s and the zone is seen again."""
+    import cv2
+
+    from vision.render.camera import image_from_table
+
+    scene = make_scene("occupancy", 3, "easy")
+    zone = next(z for z in scene.zones if z.name == "pile-2")
+    cx, cy = tables.zone_centre(zone)
+    book = np.array([(cx - 75, cy - 50), (cx + 75, cy - 50), (cx + 75, cy + 50), (cx - 75, cy + 50)], np.float64)
+    clean = render(scene)
+    covered = clean.copy()
+    corners = cv2.perspectiveTransform(book.reshape(-1, 1, 2), image_from_table(scene)).reshape(-1, 2)
+    cv2.fillPoly(covered, [np.round(corners).astype(np.int32)], (60, 140, 40))
+    pipeline = VisionPipeline(RenderedSource([(scene, 1.0)]), scene.zones, VisionSettings(markers=scene.layout))
+    pipeline.tracker.adopt(calibrate(clean, scene.layout), 0.0)
+    unseen_at: dict[float, bool] = {}
+    for k in range(150):
+        t = k / 10
+        pipeline.process(Frame(clean if t < 1.0 else covered, t))
+        unseen_at[t] = "pile-2" in dict(pipeline.health().unseen)
+    assert not unseen_at[0.5] and unseen_at[1.0] and unseen_at[4.0]
+    assert not unseen_at[14.9]
+    assert pipeline.settled()["pile-2"].observation.payload["state"] == {"occupied": True}

@@ -7,8 +7,8 @@ intrusion, grown by ``INTRUSION_PAD_MM``:
 
 - a patch of not-mat touching the table's rim (an arm comes in over the rim; cards and pieces
   lie inside it);
-- a patch whose colour differs from the table's recent appearance (a slowly re-learnt picture of
-  the table, brightness divided out) and that is bigger than ``NEW_PATCH_MM2``: a card or a piece
+- a patch whose colour differs from the table's recent appearance (a picture of the table
+  re-learnt over about a second where nothing large is, brightness divided out) and that is bigger than ``NEW_PATCH_MM2``: a card or a piece
   put down is smaller; a hand, a phone or a book is not. Where an intrusion is, the appearance
   is not re-learnt, until it has been there ``ABSORB_S`` without a break: then it is the table.
 
@@ -61,8 +61,9 @@ class TableView:
     intrusion: Image
     dark: Image
     glare: Image
-    """Clipped patches big enough to hide a piece (in ``big_glare``) or any clipped pixel."""
+    """Every clipped-white pixel."""
     big_glare: Image
+    """The clipped patches big enough to hide a cube or a pawn."""
     table_to_map: FloatArray
 
     def _zone_mask(self, zone: Zone, pad_mm: float) -> Image:

@@ -154,3 +154,26 @@ def test_a_big_thing_left_on_a_zone_is_unseen_at_first_then_part_of_the_table() 
     assert not unseen_at[0.5] and unseen_at[1.0] and unseen_at[4.0]
     assert not unseen_at[14.9]
     assert pipeline.settled()["pile-2"].observation.payload["state"] == {"occupied": True}
+
+
+def test_a_card_taken_away_under_a_hand_is_reported_once_the_bare_mat_has_shown_long_enough() -> None:
+    scene = make_scene("occupancy", 3, "easy")
+    zone = next(z for z in scene.zones if z.name == "pile-3")
+    assert scene.truth.states["pile-3"] == {"occupied": True}
+    cx, cy = tables.zone_centre(zone)
+    taken = dataclasses.replace(scene, cards=tuple(c for c in scene.cards if abs(c.centre[0] - cx) + abs(c.centre[1] - cy) > 20))
+    reaching = dataclasses.replace(taken, hand=resting_hand(dataclasses.replace(scene, zones=(zone,)), np.random.default_rng(1)).hand)
+    source = RenderedSource([(scene, 2.0), (reaching, 1.0), (taken, 3.0)], fps=10)
+    pipeline = VisionPipeline(source, scene.zones, VisionSettings(markers=scene.layout, settle_s=1.0, settle_remove_s=2.0))
+    seen: list[tuple[float, float, object]] = []
+    hidden = False
+    source.open()
+    while (frame := source.read()) is not None:
+        for o in pipeline.process(frame):
+            if o.payload["zone"] == "pile-3":
+                seen.append((round(frame.t, 1), round(o.table_time, 1), o.payload["state"]))
+        hidden |= 2.0 <= frame.t < 3.0 and "pile-3" in dict(pipeline.health().unseen)
+    assert hidden, "the hand never covered pile-3: the test shows nothing"
+    # the card's view at the start; its removal only once the mat has shown for 2 s after the hand left
+    assert seen[0] == (1.0, 0.0, {"occupied": True})
+    assert [s for s in seen[1:]] == [(5.0, 3.0, {"occupied": False})]

@@ -30,6 +30,12 @@ def add_parser(sub: Any) -> None:
     lens.add_argument("--every", type=int, default=10, help="use every Nth frame that shows the board (default 10)")
     lens.add_argument("--out", default="lens.json", help="where to save the calibration (set [camera] lens_file to it)")
     lens.set_defaults(run=calibrate_lens)
+    col = csub.add_parser("colours", help="learn the cubes' (or pawns') colours from one of each, apart, in one zone")
+    col.add_argument("--config", required=True, help="the table config: its [camera] source, markers and zones")
+    col.add_argument("--zone", required=True, help="the zone holding one piece of each colour (e.g. cube-pile)")
+    col.add_argument("--pieces", choices=["cubes", "pawns"], default="cubes")
+    col.add_argument("--frames", type=int, default=15, help="frames to read first, so the camera's exposure settles (default 15)")
+    col.set_defaults(run=learn_colours)
 
 
 def _source_args(c: argparse.ArgumentParser, markers: bool = True) -> None:
@@ -129,4 +135,39 @@ def calibrate_lens(args: argparse.Namespace) -> int:
     w, h = lens.image_size
     print(f"lens calibrated at {w}x{h} from {lens.views} views, reprojection error {lens.rms_px:.2f} px; saved to {args.out}")
     print(f'set lens_file = "{args.out}" in the config\'s [camera] table')
+    return 0
+
+
+def learn_colours(args: argparse.Namespace) -> int:
+    from companion.config import load_config
+    from vision.colour_samples import learn_colours as learn
+    from vision.colour_samples import measure_zone, to_toml
+    from vision.settings import VisionSettings
+    from vision.sources import open_source
+
+    config = load_config(args.config)
+    if config.camera is None:
+        raise ConfigError(f"{args.config}: no [camera] table")
+    settings = VisionSettings.from_mapping(config.camera.settings)
+    zone = next((z for z in config.zones if z.name == args.zone and z.polygon), None)
+    if zone is None:
+        raise ConfigError(f"camera colours: no zone {args.zone!r} with a polygon in {args.config}")
+    source = open_source(config.camera.source)
+    source.open()
+    try:
+        frame = None
+        for _ in range(max(1, args.frames)):
+            frame = source.read() or frame
+    finally:
+        source.close()
+    if frame is None:
+        raise ConfigError(f"camera colours: {config.camera.source} gave no picture")
+    cubes = args.pieces == "cubes"
+    defaults = settings.cube_colours if cubes else settings.pawn_colours
+    patches = measure_zone(frame.image, settings.markers, zone, settings.cube_size_mm if cubes else settings.pawn_size_mm)
+    ranges, samples = learn(patches, defaults)
+    for sample in samples:
+        print(f"{sample.name:<8} hue {sample.hue:5.1f}  saturation {sample.saturation:5.1f}  value {sample.value:5.1f}  ({sample.pixels} px)")
+    print("put this in the config's [camera] table:")
+    print(to_toml("cube_colours" if cubes else "pawn_colours", ranges))
     return 0

@@ -150,7 +150,7 @@ def draw_card(canvas: Canvas, img: Image, card: CardItem) -> None:
 
 
 def draw_cube(canvas: Canvas, img: Image, cube: CubeItem) -> None:
-    colour = COLOUR_BGR[cube.colour]
+    colour = cube.bgr or COLOUR_BGR[cube.colour]
     top = rotated_square(cube.centre, cube.size_mm, cube.angle)
     side = [(x + 0.12 * cube.size_mm, y - 0.12 * cube.size_mm) for x, y in top]
     shadow = [(x + 0.3 * cube.size_mm, y - 0.3 * cube.size_mm) for x, y in top]

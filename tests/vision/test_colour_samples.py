@@ -57,3 +57,50 @@ def test_colours_learnt_at_setup_read_an_unusual_orange_right() -> None:
 def test_a_missing_or_extra_piece_is_one_clear_error() -> None:
     with pytest.raises(ConfigError, match="1 coloured patches seen, 5 wanted"):
         learn_colours([(1.0, 200.0, 200.0, 100)], CUBE_COLOURS)
+
+
+def _toml(value: object) -> str:
+    """A value as TOML (inline tables and arrays; strings via JSON, which TOML accepts)."""
+    import json
+
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)
+
+
+def test_the_colours_command_prints_the_ranges_for_the_config(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    import cv2
+
+    from companion.cli import main
+    from companion.games.horrible_mountain_2.playout import random_playout
+
+    folder = Path(str(tmp_path))
+    scene = table()
+    video = folder / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter.fourcc(*"MJPG"), 10.0, (1280, 720))
+    for _ in range(3):
+        writer.write(render(scene))  # type: ignore[arg-type]
+    writer.release()
+    header, _ = random_playout(3, 10)
+    layout = scene.layout  # type: ignore[attr-defined]
+    lines = [
+        f"game = {_toml({'id': header.game, 'players': list(header.players), 'setup': dict(header.setup)})}",
+        f"log = {_toml({'path': str(folder / 'game.sqlite')})}",
+        "[camera]",
+        f"source = {_toml(f'file:{video}')}",
+        f"markers = {_toml({'dictionary': layout.dictionary, 'size_mm': layout.size_mm, 'centres': [list(c) for c in layout.centres]})}",
+    ]
+    for z in scene.zones:  # type: ignore[attr-defined]
+        fields = {"name": z.name, "kind": z.kind.value, "polygon": [list(p) for p in z.polygon], **({"index": z.index} if z.index is not None else {})}
+        lines += ["[[zones]]", *(f"{k} = {_toml(v)}" for k, v in fields.items())]
+    config = folder / "table.toml"
+    config.write_text("\n".join(lines) + "\n")
+    assert main(["camera", "colours", "--config", str(config), "--zone", "cube-pile", "--frames", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "put this in the config's [camera] table:" in out and "cube_colours = { red = { h = [" in out
+    assert main(["camera", "colours", "--config", str(config), "--zone", "slot-1"]) == 2  # one cube: not one of each
+    assert "1 coloured patches seen, 5 wanted" in capsys.readouterr().err

@@ -113,9 +113,9 @@ class VisionPipeline:
         self.light = TableLight(s.markers, s.mat_bgr, s.mat_distance)
         self.visibility = VisibilityMap(s.markers, s.mat_distance, s.dark_level, min(s.cube_size_mm, s.pawn_size_mm))
         self.faces = FaceVote(s.face_window_s)
-        pawn_detector = PawnDetector(s, players_by_colour)
-        self._players = set(pawn_detector.players_by_colour.values())
-        detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), pawn_detector, PyramidDetector(s)]
+        self._pawns = PawnDetector(s, players_by_colour)
+        self._players = set(self._pawns.players_by_colour.values())
+        detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), self._pawns, PyramidDetector(s)]
         self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
         self._work = [(d, zs) for d, zs in self._work if zs]
         self._by_name = {z.name: z for z in self.zones}
@@ -172,7 +172,9 @@ class VisionPipeline:
                     if self._all_pawns(observation):
                         why = None if why == "glare" else why
                     elif why is None and view.glare_at_least(zone, self._pad[zone.kind], 0.5 * s_pawn_area):
-                        why = "glare"  # a missing pawn may be under a patch of glare that big
+                        # a missing pawn may be under a patch of glare that big, unless it lies in view off the board
+                        if not self._missing_seen_elsewhere(seen_frame, calibration, zone, observation):
+                            why = "glare"
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:
@@ -195,6 +197,13 @@ class VisionPipeline:
                 gray = np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop, np.uint8)
                 self._edges.append(edge_sigma(gray, (cx - x0, cy - y0), side))
         return float(np.median(self._edges)) if self._edges else 0.0
+
+    def _missing_seen_elsewhere(self, frame: Frame, calibration: Calibration, zone: Zone, observation: Observation) -> bool:
+        pawns = observation.payload["state"].get("pawns")
+        missing = self._players - set(pawns if isinstance(pawns, dict) else ())
+        xs = [c[1] for c in self.settings.markers.centres]
+        ys = [c[2] for c in self.settings.markers.centres]
+        return missing <= self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
 
     def _all_pawns(self, observation: Observation) -> bool:
         pawns = observation.payload["state"].get("pawns")

@@ -177,3 +177,10 @@ def test_a_card_taken_away_under_a_hand_is_reported_once_the_bare_mat_has_shown_
     # the card's view at the start; its removal only once the mat has shown for 2 s after the hand left
     assert seen[0] == (1.0, 0.0, {"occupied": True})
     assert [s for s in seen[1:]] == [(5.0, 3.0, {"occupied": False})]
+
+
+def test_a_pawn_off_the_board_in_plain_view_is_not_taken_for_one_hidden_by_glare() -> None:
+    scene = make_scene("pawns", 5, "easy")
+    assert scene.truth.pawn_squares["green"] is None  # green lies beside the board
+    trial = run_trial("pawns", BY_NAME["glare-4"], [5])  # and glare on the board could hide a pawn
+    assert trial.outcome("pawn squares").correct == 4

@@ -17,6 +17,7 @@ class VisionSettings:
     """Settings for the vision pipeline; the config's ``[camera]`` table may set any of them."""
 
     settle_s: float = field(default=1.0, metadata={"doc": "a zone's new view is reported once it has held this long (s)"})
+    settle_remove_s: float = field(default=2.0, metadata={"doc": "a view taking something away (card, cube, pawn) must hold this long (s)"})
     px_per_mm: float = field(default=1.0, metadata={"doc": "resolution zones are resampled at (pixels per mm)"})
     zone_inset_mm: float = field(default=4.0, metadata={"doc": "card zones are judged this far inside their outline"})
     occupied_fraction: float = field(default=0.45, metadata={"doc": "share of a card zone that must differ from the mat"})
@@ -27,15 +28,16 @@ class VisionSettings:
     cube_colours: tuple[ColourRange, ...] = field(default=CUBE_COLOURS, metadata={"doc": "cube colours (HSV ranges)"})
     pawn_size_mm: float = field(default=18.0, metadata={"doc": "diameter of a pawn seen from above"})
     pawn_colours: tuple[ColourRange, ...] = field(default=PAWN_COLOURS, metadata={"doc": "pawn colours (HSV ranges)"})
+    lens_file: str | None = field(default=None, metadata={"doc": "lens calibration from `companion camera lens` (JSON); None: frames used as taken"})
     card_templates: str | None = field(default=None, metadata={"doc": "folder of rank/suit template pictures; None: built-in"})
-    card_min_score: float = field(default=0.5, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
+    card_min_score: float = field(default=0.65, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
     face_window_s: float = field(default=3.0, metadata={"doc": "a pyramid card's face is the majority of its reads in this window"})
     markers: MarkerLayout = field(default_factory=MarkerLayout, metadata={"doc": "the four ArUco markers"})
     marker_tolerance_px: float = field(default=2.5, metadata={"doc": "a marker moving further than this means the camera moved"})
     marker_search_s: float = field(default=0.5, metadata={"doc": "least time between full searches for hidden markers"})
 
     def __post_init__(self) -> None:
-        for name in ("settle_s", "px_per_mm", "cube_size_mm", "pawn_size_mm", "face_window_s", "marker_tolerance_px"):
+        for name in ("settle_s", "settle_remove_s", "px_per_mm", "cube_size_mm", "pawn_size_mm", "face_window_s", "marker_tolerance_px"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
                 raise ConfigError(f"camera.{name}: {value!r} must be a number above 0")
@@ -66,9 +68,9 @@ class VisionSettings:
                 if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, (int, float)) and 0 <= v <= 255 for v in value)):
                     raise ConfigError(f"{where}.mat_bgr: must be [blue, green, red], each 0..255")
                 changes[key] = (float(value[0]), float(value[1]), float(value[2]))
-            elif key == "card_templates":
+            elif key in ("card_templates", "lens_file"):
                 if not isinstance(value, str):
-                    raise ConfigError(f"{where}.card_templates: must be a folder path")
+                    raise ConfigError(f"{where}.{key}: must be a path")
                 changes[key] = value
             else:
                 if isinstance(value, bool) or not isinstance(value, (int, float)):

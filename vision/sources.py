@@ -206,6 +206,42 @@ class RenderedSource:
         self._cache.clear()
 
 
+class MjpgStill:
+    """A still picture served as a USB camera serves MJPG: one JPEG, decoded afresh for every
+    frame, at ``fps`` in real time (``read`` waits for the next frame's moment, as a camera does).
+    The service benchmark's camera; ``frames`` ends the stream (None: never)."""
+
+    def __init__(self, image: Image, fps: float = 15.0, quality: int = 90, frames: int | None = None, clock: Clock = time.monotonic) -> None:
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:
+            raise ConfigError("MjpgStill: the picture cannot be JPEG-encoded")
+        self.jpeg = np.asarray(data, np.uint8)
+        self.fps, self.frames, self.clock = fps, frames, clock
+        self.name = "mjpg-still"
+        self._k = 0
+        self._start = 0.0
+
+    def open(self) -> None:
+        self._k, self._start = 0, self.clock()
+
+    def read(self) -> Frame | None:
+        if self.frames is not None and self._k >= self.frames:
+            return None
+        due = self._start + self._k / self.fps
+        wait = due - self.clock()
+        if wait > 0:
+            time.sleep(wait)
+        image = cv2.imdecode(self.jpeg, cv2.IMREAD_COLOR)
+        if image is None:
+            raise HardwareError("mjpg-still: the JPEG did not decode")
+        frame = Frame(np.asarray(image, np.uint8), self.clock(), self._k)
+        self._k += 1
+        return frame
+
+    def close(self) -> None:
+        pass
+
+
 def open_source(spec: str, *, size: tuple[int, int] = (1280, 720), clock: Clock = time.monotonic) -> FrameSource:
     """The source a config names: ``usb:0``, ``usb:/dev/video2``, ``picamera2``, ``file:PATH``,
     or ``render:KIND`` (a still rendered table: occupancy, cubes, pawns or cards; its zones and

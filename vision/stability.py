@@ -1,8 +1,9 @@
 """Debouncing the camera: a zone's new view counts only once it has held for the settle time.
 
 A hand passing over the table changes what the camera sees for a moment; the tracker reports
-nothing until a view has been the same in every frame for ``settle_s``, then reports it once,
-stamped with the time it began. It also keeps, per zone, the settled view and since when, so the
+nothing until a view has been the same in every frame for ``settle_s`` (``settle_remove_s`` when
+the view takes something away), then reports it once, stamped with the time it began. A zone the
+camera cannot see keeps its settled view, however long that lasts. It also keeps, per zone, the settled view and since when, so the
 session can tell how long the table has disagreed with what the game expects (the game decides
 what is unexplained, not the camera).
 """
@@ -26,42 +27,93 @@ class SettledZone:
     since: float
 
 
+UNSEEN = "unseen"
+"""A view's state holds only this key (with a reason) when the camera cannot see the zone."""
+
+
+def is_unseen(state: Mapping[str, object]) -> bool:
+    return UNSEEN in state
+
+
+def is_removal(before: Mapping[str, object] | None, after: Mapping[str, object]) -> bool:
+    """Does ``after`` take something away that ``before`` showed (a card, a cube, a pawn)?"""
+    if before is None:
+        return False
+    if before.get("occupied") is True and after.get("occupied") is False:
+        return True
+    old_cubes, new_cubes = before.get("cubes"), after.get("cubes")
+    if isinstance(old_cubes, list) and isinstance(new_cubes, list):
+        return bool(Counter(map(str, old_cubes)) - Counter(map(str, new_cubes)))
+    old_pawns, new_pawns = before.get("pawns"), after.get("pawns")
+    if isinstance(old_pawns, Mapping) and isinstance(new_pawns, Mapping):
+        return bool(set(old_pawns) - set(new_pawns))
+    return False
+
+
 @dataclass
 class _Track:
-    candidate_key: str
-    candidate: Observation
+    candidate_key: str | None
+    candidate: Observation | None
     candidate_since: float
     settled_key: str | None = None
     settled: SettledZone | None = None
+    unseen: str | None = None
+    unseen_since: float = 0.0
 
 
 class ZoneStabiliser:
-    """Per zone: the view seen in every frame for ``settle_s`` becomes the settled view."""
+    """Per zone: the view seen in every frame for ``settle_s`` becomes the settled view.
 
-    def __init__(self, settle_s: float) -> None:
+    A view that takes something away (a card removed, a cube or pawn gone) must hold for
+    ``settle_remove_s`` instead: a hand lifting a card is seen before the card is. A frame in
+    which the zone is unseen (its state is ``{"unseen": reason}``) keeps the settled view and
+    restarts the wait: a change counts only once it has been seen, unbroken, for the whole time.
+    """
+
+    def __init__(self, settle_s: float, settle_remove_s: float | None = None) -> None:
         if settle_s < 0:
             raise ValueError("settle_s must not be negative")
         self.settle_s = settle_s
+        self.settle_remove_s = max(settle_s, settle_remove_s if settle_remove_s is not None else 2 * settle_s)
         self._tracks: dict[str, _Track] = {}
         self._lock = threading.Lock()
 
     def observe(self, observation: Observation) -> Observation | None:
         """Feed one frame's view of one zone; returns the zone's newly settled view, if any."""
         zone = str(observation.payload["zone"])
-        key = canonical_json(observation.payload.get("state"))
+        state: Mapping[str, object] = observation.payload.get("state") or {}
         t = observation.table_time
         with self._lock:
             track = self._tracks.get(zone)
+            if is_unseen(state):
+                if track is None:
+                    track = self._tracks[zone] = _Track(None, None, t)
+                if track.unseen is None:
+                    track.unseen_since = t
+                track.unseen = str(state[UNSEEN])
+                track.candidate_key, track.candidate = None, None
+                return None
+            key = canonical_json(state)
             if track is None:
                 track = self._tracks[zone] = _Track(key, observation, t)
             elif key != track.candidate_key:
                 track.candidate_key, track.candidate, track.candidate_since = key, observation, t
-            if track.candidate_key != track.settled_key and t - track.candidate_since >= self.settle_s:
+            track.unseen = None
+            if track.candidate_key == track.settled_key or track.candidate is None:
+                return None
+            before = track.settled.observation.payload.get("state") if track.settled else None
+            wait = self.settle_remove_s if is_removal(before, state) else self.settle_s
+            if t - track.candidate_since >= wait:
                 began = track.candidate_since
                 settled = dataclasses.replace(track.candidate, table_time=began)
                 track.settled_key, track.settled = track.candidate_key, SettledZone(settled, began)
                 return settled
         return None
+
+    def unseen(self) -> dict[str, str]:
+        """Zones the camera cannot see in the latest frame, with why."""
+        with self._lock:
+            return {zone: tr.unseen for zone, tr in self._tracks.items() if tr.unseen is not None}
 
     def settled(self) -> dict[str, SettledZone]:
         """Every zone's settled view (zones not yet settled are absent)."""
@@ -78,7 +130,7 @@ class ZoneStabiliser:
         """A view of ``zone`` that differs from the settled one and has not held long enough yet."""
         with self._lock:
             track = self._tracks.get(zone)
-            if track is None or track.candidate_key == track.settled_key:
+            if track is None or track.candidate is None or track.candidate_key == track.settled_key:
                 return None
             return SettledZone(track.candidate, track.candidate_since)
 

@@ -476,6 +476,19 @@ def test_a_faulty_reader_is_a_banner_and_clears_when_it_recovers(served: Served,
     assert watched.locator('#health .reader.ok[data-component="array:2"]').count() == 1
 
 
+def test_zones_the_camera_cannot_see_are_listed_on_the_scoreboard(served: Served, watched: Any) -> None:
+    watched.goto(f"http://127.0.0.1:{served.port}/")
+    watched.wait_for_selector("#live.on", timeout=WAIT_MS)
+    assert watched.locator("#unseen").is_hidden()
+    hand = {"zone": "pile-2", "reason": "something large over it (a hand?)"}
+    served.session.report_health("camera", {"status": "ok", "detail": "", "unseen": [hand, {"zone": "slot-3", "reason": "glare"}]})
+    watched.wait_for_selector("#unseen:not([hidden])", timeout=WAIT_MS)
+    assert watched.locator("#unseen").inner_text() == "Camera cannot see: pile-2 (something large over it (a hand?)), slot-3 (glare)"
+    assert watched.locator("#health-banner .banner").count() == 0  # the camera works: no fault banner
+    served.session.report_health("camera", {"status": "ok", "detail": "", "unseen": []})
+    watched.wait_for_selector("#unseen[hidden]", state="attached", timeout=WAIT_MS)
+
+
 @pytest.mark.parametrize("game_id, seed, until", [
     ("escape-master", 0, lambda s: s["round"] == 2 and s["phase"] == "playing" and len(s["piles"]) >= 2),
     ("everest", 3, lambda s: s["round"] >= 3 and s["phase"] == "round_end"),

@@ -19,16 +19,21 @@ class Blob:
     pixels: int
     centre: tuple[float, float]
     """Raster pixel (u, v) of the patch's centroid."""
+    patch: int = 0
+    """Which connected patch of colour this is part of (blobs of one patch touch)."""
 
 
-def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, open_px: int = 3) -> list[Blob]:
+def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, open_px: int = 3, within: np.ndarray | None = None) -> list[Blob]:
     """Connected patches of any listed colour, split by colour (two touching cubes of different
     colours give two blobs); parts smaller than ``min_pixels`` are dropped as noise.
 
     An opening by a disc ``open_px`` across first strips strokes thinner than that (card print
-    touching a cube, the rim of a hand)."""
+    touching a cube, the rim of a hand). ``within`` (a boolean mask), when given, limits the
+    colours to its pixels."""
     hsv = cv2.cvtColor(cv2.blur(roi, (3, 3)), cv2.COLOR_BGR2HSV)
     labels = label_image(np.asarray(hsv, np.uint8), colours)
+    if within is not None:
+        labels[~within] = 0
     k = max(3, open_px | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     coloured = cv2.morphologyEx((labels > 0).astype(np.uint8), cv2.MORPH_OPEN, disc)
@@ -47,5 +52,5 @@ def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, op
         if c == 0 or lab == 0:
             continue
         n = int(sizes[c, lab])
-        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n))))
+        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n)), int(c)))
     return blobs

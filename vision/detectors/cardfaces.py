@@ -19,6 +19,11 @@ from vision.detectors.glyphs import RANKS, RED_SUITS, SUITS, glyph_image
 from vision.frame import FloatArray, Image
 
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
+RANK_MARGIN = 0.1
+"""A rank is named only when it matches this much better than the next best rank."""
+SUIT_MARGIN = 0.008
+"""A suit is named only when it matches this much better than the other suit of its colour
+(spade or club, heart or diamond); measured on rendered frames, no wrong read was that sure."""
 INK_OF_PAPER = 0.62
 """A pixel is ink when its darkest channel is below this share of the paper's."""
 
@@ -140,24 +145,26 @@ class GlyphTemplates:
             got = cache[key] = (bank, np.log(np.array([t.aspect for t in options], np.float32)))
         return got
 
-    def rank(self, patch: FloatArray, aspect: float) -> tuple[str, float, int, float]:
-        """(rank, score, blur level, how well the patch matches any suit instead): one
-        normalisation and one product against ranks and suits together."""
+    def rank(self, patch: FloatArray, aspect: float) -> tuple[str, float, int, float, float]:
+        """(rank, score, blur level, how well the patch matches any suit instead, how far ahead
+        of the next best rank): one normalisation and one product against ranks and suits."""
         bank, log_aspects = self._bank(self.ranks + self.suits)
         levels = len(BLURS)
         matches = (bank @ _normalise(patch).ravel()).reshape(-1, levels)
         scores = matches.max(axis=1) - 0.6 * np.abs(np.float32(np.log(max(aspect, 1e-3))) - log_aspects)
         n = len(self.ranks)
         k = int(np.argmax(scores[:n]))
-        return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max())
+        margin = float(scores[k] - np.max(np.delete(scores[:n], k)))
+        return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max()), margin
 
-    def suit_in_window(self, ink: FloatArray, px_per_mm: float, red: bool, blur: int) -> tuple[str, float]:
-        """The suit of ``ink`` (one suit's darkness), compared centred, at the rank's blur."""
+    def suit_in_window(self, ink: FloatArray, px_per_mm: float, red: bool, blur: int) -> tuple[str, float, float]:
+        """The suit of ``ink`` (one suit's darkness), compared centred, at the rank's blur:
+        (suit, score, how far ahead of the other suit of that colour)."""
         options = tuple(t for t in self.suit_windows if (t.name in RED_SUITS) == red)
         probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
         scores = [float(t.patterns[blur].ravel() @ probe) for t in options]
         k = int(np.argmax(scores))
-        return options[k].name, scores[k]
+        return options[k].name, scores[k], scores[k] - max(v for i, v in enumerate(scores) if i != k)
 
 
 @dataclass(frozen=True)
@@ -268,7 +275,7 @@ def _read_pair(
     rank_mask = _member(labels[gy0:gy1, gx0:gx1], [m.label for m in group])
     rank_patch = darkness[gy0:gy1, gx0:gx1] * cv2.dilate(rank_mask.astype(np.uint8), np.ones((3, 3), np.uint8))
     rank_aspect = (gx1 - gx0) / max(1, gy1 - gy0)
-    rank_name, rank_score, blur, rank_as_suit = templates.rank(rank_patch, rank_aspect)
+    rank_name, rank_score, blur, rank_as_suit, rank_margin = templates.rank(rank_patch, rank_aspect)
     if rank_as_suit > rank_score:
         return None  # two pips one above the other (a card underneath), not an index
     pad = int(2 * s)
@@ -277,9 +284,11 @@ def _read_pair(
     suit_mask = (labels[y0:y1, x0:x1] == suit.label).astype(np.uint8)
     near = cv2.dilate(suit_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pad | 1, pad | 1)))
     red = _is_red(corner, labels, [*group, suit], paper)
-    suit_name, suit_score = templates.suit_in_window(darkness[y0:y1, x0:x1] * near, s, red, blur)
+    suit_name, suit_score, suit_margin = templates.suit_in_window(darkness[y0:y1, x0:x1] * near, s, red, blur)
     score = min(rank_score, suit_score)
-    return IndexRead(True, rank_name + suit_name if score >= min_score else None, score)
+    # at ~3 px per mm a blurred spade and club differ by a hair: too close to call is unknown
+    sure = score >= min_score and suit_margin >= SUIT_MARGIN and rank_margin >= RANK_MARGIN
+    return IndexRead(True, rank_name + suit_name if sure else None, score)
 
 
 def _member(labels: np.ndarray, ids: list[int]) -> np.ndarray:
@@ -293,12 +302,19 @@ def _overlap(a: int, la: int, b: int, lb: int) -> int:
 
 
 def _is_red(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> bool:
-    """Red ink when, over the marks' pixels, red stands well above green and blue."""
+    """Red ink when, over the marks' pixels, red stands well above green and blue, each channel
+    taken relative to the card's own paper round the marks (a tinted light or shadow on this card
+    tints its paper as much as its ink)."""
     ids = [m.label for m in marks]
     x0, y0 = min(m.x for m in marks), min(m.y for m in marks)
     x1, y1 = max(m.x + m.w for m in marks), max(m.y + m.h for m in marks)
     inside = _member(labels[y0:y1, x0:x1], ids)
     if not inside.any():
         return False
-    mean_b, mean_g, mean_r, _ = cv2.mean(corner[y0:y1, x0:x1], inside.astype(np.uint8))
-    return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper
+    box = corner[y0:y1, x0:x1]
+    mean_b, mean_g, mean_r, _ = cv2.mean(box, inside.astype(np.uint8))
+    blank = (labels[y0:y1, x0:x1] == 0).astype(np.uint8)
+    if int(blank.sum()) < 8:
+        return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper
+    paper_b, paper_g, paper_r, _ = (max(v, 1.0) for v in cv2.mean(box, blank))
+    return mean_r / paper_r - (mean_b / paper_b + mean_g / paper_g) / 2 > 0.18

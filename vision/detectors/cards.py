@@ -1,9 +1,11 @@
 """The Mountain's pyramid: which of the 21 slots still hold a card, and which card.
 
 A slot's card always shows its top strip (later rows cover the rest) with the corner index in
-it. Where a card was removed, the same spot shows the mat or the cards it used to cover, so a slot
-counts as occupied only when its corner is not bare mat AND a rank-above-suit index sits there.
-The index is read when it can be (``card``); otherwise ``card`` is None. Each slot costs one small
+it. A slot is occupied when its corner is not bare mat AND the band across the card's middle,
+just below the strip, is not bare mat: a removed card leaves there the gap between the two cards
+of the row above (or the bare mat of an empty peak). Whether the index can be read does not
+matter. The index is read when it can be (``card``); otherwise ``card`` is None: the face is
+unknown, not guessed. Each slot costs one small
 remap: the card's top-left corner, card-aligned, at ``CORNER_PX_PER_MM``.
 """
 
@@ -25,6 +27,13 @@ from vision.settings import VisionSettings
 CORNER_MM = (-2.0, -2.0, 22.0, 32.0)
 """The part of a card searched for its index: (left, top, right, bottom) mm from its top-left."""
 CORNER_PX_PER_MM = 3.0
+BAND_MM = (26.5, 22.0, 36.5, 50.0)
+"""The middle of a card just below its visible strip: (left, top, right, bottom) mm from its
+top-left. A card lying in its slot covers it; a removed card leaves the gap between the two
+cards of the row above (bare mat) showing there, whatever covered it before."""
+BAND_PX_PER_MM = 1.0
+BAND_MAT_SHARE = 0.12
+"""A slot whose middle band shows more bare mat than this holds no card."""
 
 
 @lru_cache(maxsize=1)
@@ -32,13 +41,13 @@ def builtin_templates() -> GlyphTemplates:
     return GlyphTemplates.builtin()
 
 
-def corner_to_table(zone: Zone) -> FloatArray:
+def corner_to_table(zone: Zone, box: tuple[float, float, float, float] = CORNER_MM, px_per_mm: float = CORNER_PX_PER_MM) -> FloatArray:
     """Maps corner-picture pixels to table mm, from the slot's corners (top-left, top-right, ..)."""
     tl, tr, _, bl = (np.array(p, np.float64) for p in zone.polygon)
     across = (tr - tl) / max(1e-9, float(np.linalg.norm(tr - tl)))
     down = (bl - tl) / max(1e-9, float(np.linalg.norm(bl - tl)))
-    k = 1.0 / CORNER_PX_PER_MM
-    origin = tl + CORNER_MM[0] * across + CORNER_MM[1] * down
+    k = 1.0 / px_per_mm
+    origin = tl + box[0] * across + box[1] * down
     return np.array([[across[0] * k, down[0] * k, origin[0]], [across[1] * k, down[1] * k, origin[1]], [0, 0, 1.0]])
 
 
@@ -65,11 +74,13 @@ class PyramidDetector:
             slice(int((inset - CORNER_MM[1]) * s), int((CORNER_MM[3] - 2) * s)),
             slice(int((inset - CORNER_MM[0]) * s), int((CORNER_MM[2] - 2) * s)),
         )
-        self._maps: tuple[tuple[int, int, tuple[Zone, ...]], Image, Image] | None = None
+        self._maps: tuple[tuple[bytes, tuple[Zone, ...]], Image, Image] | None = None
+        self._band_size = (int(round((BAND_MM[2] - BAND_MM[0]) * BAND_PX_PER_MM)), int(round((BAND_MM[3] - BAND_MM[1]) * BAND_PX_PER_MM)))
+        self._band_maps: tuple[tuple[bytes, tuple[Zone, ...]], Image, Image] | None = None
 
     def _stack_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
         """remap() maps putting each slot's corner below the last (built once per calibration)."""
-        key = (id(calibration), calibration.serial, slots)
+        key = (calibration.image_from_table.tobytes(), slots)
         if self._maps is not None and self._maps[0] == key:
             return self._maps[1], self._maps[2]
         w, h = self._size
@@ -85,6 +96,35 @@ class PyramidDetector:
         fixed_xy, fixed_frac = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
         self._maps = (key, np.asarray(fixed_xy), np.asarray(fixed_frac))
         return self._maps[1], self._maps[2]
+
+    def _stack_band_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
+        key = (calibration.image_from_table.tobytes(), slots)
+        if self._band_maps is not None and self._band_maps[0] == key:
+            return self._band_maps[1], self._band_maps[2]
+        w, h = self._band_size
+        us, vs = np.meshgrid(np.arange(w, dtype=np.float64) + 0.5, np.arange(h, dtype=np.float64) + 0.5)
+        grid = np.stack([us.ravel(), vs.ravel(), np.ones(us.size)])
+        map_x = np.empty((h * len(slots), w), np.float32)
+        map_y = np.empty_like(map_x)
+        for k, zone in enumerate(slots):
+            pts = (calibration.image_from_table @ corner_to_table(zone, BAND_MM, BAND_PX_PER_MM)) @ grid
+            map_x[k * h : (k + 1) * h] = (pts[0] / pts[2]).reshape(h, w)
+            map_y[k * h : (k + 1) * h] = (pts[1] / pts[2]).reshape(h, w)
+        a, b = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
+        self._band_maps = (key, np.asarray(a), np.asarray(b))
+        return self._band_maps[1], self._band_maps[2]
+
+    def band_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[float]:
+        """Per slot: the share of the middle band (:data:`BAND_MM`) that is bare mat."""
+        a, b = self._stack_band_maps(calibration, slots)
+        band = np.asarray(cv2.remap(frame.image, a, b, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
+        s = self.settings
+        dist = mat_difference(band, calibration.mat_chroma, s.dark_level)
+        bright = np.asarray(cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)) >= s.dark_level
+        # closer to the mat than halfway to white paper: a narrow gap, blurred, still shows
+        halfway = 0.5 * float(np.linalg.norm(np.array(calibration.mat_chroma) - 1.0 / 3.0))
+        mat = (dist <= max(s.mat_distance, halfway)) & bright
+        return [float(v) for v in mat.reshape(len(slots), -1).mean(axis=1)]
 
     def corners(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> Image:
         """Every slot's top-left corner, card-aligned, stacked top to bottom ``self._pitch`` apart."""
@@ -104,7 +144,14 @@ class PyramidDetector:
         differs = mat_difference(np.ascontiguousarray(paper.reshape(n * ph, pw, 3)), calibration.mat_chroma, s.dark_level) > s.mat_distance
         shares = differs.reshape(n, -1).mean(axis=1)
         reads = read_indices(stacked, len(slots), self._pitch, CORNER_PX_PER_MM, (CORNER_MM[0], CORNER_MM[1]), self.templates, s.card_min_score)
-        return [(float(share), read if share > s.occupied_fraction else IndexRead(False)) for share, read in zip(shares, reads)]
+        bands = self.band_mat_shares(frame, calibration, slots)
+        out = []
+        for share, band, read in zip(shares, bands, reads):
+            # occupied by the card's body (its corner is not mat, its middle is not the gap
+            # a removed card leaves), read or not; the face only when the index is read
+            occupied = bool(share > s.occupied_fraction and band < BAND_MAT_SHARE)
+            out.append((float(share), IndexRead(occupied, read.face if occupied else None, read.score)))
+        return out
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         slots = tuple(z for z in zones if z.kind in self.kinds and len(z.polygon) == 4)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import JsonValue, Observation, Zone, ZoneKind
 from vision.calibration import Calibration
-from vision.detectors.blobs import colour_blobs
-from vision.detectors.common import RasterCache, vision_observation
+from vision.detectors.blobs import Blob, colour_blobs
+from vision.detectors.common import RasterCache, mat_difference, vision_observation
 from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.zones import make_raster, warp_zone
@@ -15,8 +15,13 @@ from vision.zones import make_raster, warp_zone
 CUBE_ZONES = frozenset({ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE})
 VISIBLE_AREA = 1.2
 """A cube seen from above shows its top and a sliver of its sides: about 1.2 of its top's area."""
-MOST_PER_BLOB = 3
-"""A patch of one colour bigger than this many cubes is not cubes (a hand, a picture on a card)."""
+MOST_PER_BLOB = 4
+"""A patch of colour bigger than this many cubes is not counted: the zone is unseen instead."""
+PIECE_MAT_DISTANCE = 0.17
+"""Chroma distance from the mat below which a pixel is mat, or a blur of mat and piece that is
+more mat than piece: the cube colours are 0.35 (blue) to 0.5 (green) from the purple felt, so
+this is about halfway (a blurred edge's true place)."""
+UNSEEN = "unseen"  # vision.stability.UNSEEN (the detectors do not import the stabiliser)
 
 
 class CubeDetector:
@@ -32,25 +37,46 @@ class CubeDetector:
         self._rasters = RasterCache()
         self._order = {c.name: i for i, c in enumerate(self.settings.cube_colours)}
 
-    def cubes(self, frame: Frame, calibration: Calibration, zone: Zone) -> list[str]:
+    def cubes(self, frame: Frame, calibration: Calibration, zone: Zone) -> list[str] | None:
+        """The cubes in ``zone``, or None when a patch of cube colour is too big to count."""
         s = self.settings
         raster = self._rasters.get(zone, lambda: make_raster(zone, s.px_per_mm, pad_mm=s.cube_size_mm))
         roi = warp_zone(frame.image, calibration.table_from_image, raster)
         one = (s.cube_size_mm * s.px_per_mm) ** 2 * VISIBLE_AREA
-        found: list[str] = []
         side_px = s.cube_size_mm * s.px_per_mm
-        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.35)), int(round(side_px * 0.4))):
-            u, v = int(round(blob.centre[0])), int(round(blob.centre[1]))
-            if not (0 <= v < raster.height and 0 <= u < raster.width) or raster.mask[v, u] == 0:
+        patches: dict[int, list[Blob]] = {}
+        # a blurred cube's edge blends into the mat; halfway from the mat's colour is its true edge
+        solid = mat_difference(roi, calibration.mat_chroma, s.dark_level) > PIECE_MAT_DISTANCE
+        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.2)), int(round(side_px * 0.4)), solid):
+            patches.setdefault(blob.patch, []).append(blob)
+        found: list[str] = []
+        for blobs in patches.values():
+            total = sum(b.pixels for b in blobs)
+            if total < 0.35 * one:
                 continue
-            n = max(1, int(round(blob.pixels / one)))
-            if n <= MOST_PER_BLOB:
-                found.extend([blob.colour] * n)
+            # a cube's shaded side may read as a neighbouring colour: parts smaller than half a
+            # cube belong to the patch's main colour, and the whole patch is counted by its area
+            main = max(blobs, key=lambda b: b.pixels)
+            parts = [b for b in blobs if b.pixels >= 0.5 * one] or [main]
+            u = sum(b.centre[0] * b.pixels for b in blobs) / total
+            v = sum(b.centre[1] * b.pixels for b in blobs) / total
+            ui, vi = int(round(u)), int(round(v))
+            if not (0 <= vi < raster.height and 0 <= ui < raster.width) or raster.mask[vi, ui] == 0:
+                continue
+            n_total = max(1, int(round(total / one)))
+            if n_total > MOST_PER_BLOB:
+                return None  # a hand, a picture, a heap: not countable, so not guessed
+            counts = {b.colour: max(1, int(round(b.pixels / one))) for b in parts}
+            counts[main.colour] += n_total - sum(counts.values()) if n_total > sum(counts.values()) else 0
+            for colour, n in counts.items():
+                found.extend([colour] * n)
         return sorted(found, key=self._order.__getitem__)
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
-        return [
-            vision_observation(zone, {"cubes": self.cubes(frame, calibration, zone)}, frame.t)
-            for zone in zones
-            if zone.kind in self.kinds and zone.polygon
-        ]
+        out = []
+        for zone in zones:
+            if zone.kind in self.kinds and zone.polygon:
+                cubes = self.cubes(frame, calibration, zone)
+                state: dict[str, JsonValue] = {UNSEEN: "too many touching cubes to count"} if cubes is None else {"cubes": list(cubes)}
+                out.append(vision_observation(zone, state, frame.t))
+        return out

@@ -17,6 +17,10 @@ from vision.frame import FloatArray, Frame
 from vision.settings import VisionSettings
 
 COLUMNS, ROWS = 8, 6
+OFF_GRID_PX_PER_MM = 0.5
+"""Resolution the whole table is looked at when a pawn is missing from the grid."""
+MOST_AREA = 2.2
+"""A patch of a pawn's colour bigger than this many pawns (seen from above) is not a pawn."""
 PAD = 0.5
 """Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 
@@ -69,6 +73,8 @@ class PawnDetector:
         area = math.pi * (pawn_px / 2) ** 2
         best: dict[str, Blob] = {}
         for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
+            if blob.pixels > MOST_AREA * area:
+                continue  # a mug, a book: bigger than any pawn
             if blob.colour not in best or blob.pixels > best[blob.colour].pixels:
                 best[blob.colour] = blob
         out = {}
@@ -87,3 +93,24 @@ class PawnDetector:
                 pawns = {self.players_by_colour[c]: [x, y] for c, (x, y) in sorted(seen.items())}
                 out.append(vision_observation(zone, {"pawns": pawns}, frame.t))
         return out
+
+    def seen_off_the_grid(self, frame: Frame, calibration: Calibration, zone: Zone, table: tuple[float, float, float, float]) -> set[str]:
+        """Players whose pawn is seen on the table but off the grid (``table``: x0, x1, y0, y1 in
+        mm): a pawn missing from the grid that lies in plain view beside it is not hidden."""
+        x0, x1, y0, y1 = table
+        s = OFF_GRID_PX_PER_MM
+        w, h = int((x1 - x0) * s) + 1, int((y1 - y0) * s) + 1
+        raster_from_table = np.array([[s, 0.0, -s * x0], [0.0, -s, s * y1], [0.0, 0.0, 1.0]])
+        roi = np.asarray(cv2.warpPerspective(frame.image, raster_from_table @ calibration.table_from_image, (w, h), flags=cv2.INTER_AREA), np.uint8)
+        area = math.pi * (self.settings.pawn_size_mm * s / 2) ** 2
+        grid = np.array(zone.polygon, np.float64)
+        gx0, gy0 = grid.min(axis=0) - self.settings.pawn_size_mm
+        gx1, gy1 = grid.max(axis=0) + self.settings.pawn_size_mm
+        seen = set()
+        for blob in colour_blobs(roi, self._colours, max(4, int(area * 0.4)), 3):
+            if blob.pixels > MOST_AREA * area:
+                continue
+            x, y = x0 + blob.centre[0] / s, y1 - blob.centre[1] / s
+            if not (gx0 <= x <= gx1 and gy0 <= y <= gy1):
+                seen.add(self.players_by_colour[blob.colour])
+        return seen

@@ -150,7 +150,7 @@ def draw_card(canvas: Canvas, img: Image, card: CardItem) -> None:
 
 
 def draw_cube(canvas: Canvas, img: Image, cube: CubeItem) -> None:
-    colour = COLOUR_BGR[cube.colour]
+    colour = cube.bgr or COLOUR_BGR[cube.colour]
     top = rotated_square(cube.centre, cube.size_mm, cube.angle)
     side = [(x + 0.12 * cube.size_mm, y - 0.12 * cube.size_mm) for x, y in top]
     shadow = [(x + 0.3 * cube.size_mm, y - 0.3 * cube.size_mm) for x, y in top]
@@ -182,7 +182,7 @@ def hand_shapes(hand: HandItem) -> tuple[list[list[Point]], list[tuple[Point, fl
     def at(along: float, across: float) -> Point:
         return (wx + k * (along * d[0] + across * n[0]), wy + k * (along * d[1] + across * n[1]))
 
-    polys = [[at(-420, -40), at(0, -36), at(0, 36), at(-420, 40)]]
+    polys = [[at(-420, -40), at(20, -36), at(20, 36), at(-420, 40)]]  # the wrist runs into the palm
     discs: list[tuple[Point, float]] = []
     palm = [at(10 + 50 * (1 - math.cos(t)) , 44 * math.sin(t)) for t in np.linspace(0, 2 * math.pi, 24)]
     polys.append([(px, py) for px, py in palm])

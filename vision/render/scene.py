@@ -37,6 +37,8 @@ class CubeItem:
     centre: Point
     angle: float = 0.0
     size_mm: float = 12.0
+    bgr: tuple[int, int, int] | None = None
+    """The cube's own shade, when it is not the usual one for its colour (real sets differ)."""
 
 
 @dataclass(frozen=True)

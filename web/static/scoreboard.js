@@ -81,6 +81,12 @@
     const chips = document.getElementById("health");
     if (health.length) chips.replaceChildren(...health.map(healthChip));
     else chips.replaceChildren(el("span", { class: "muted" }, "No readers or camera have reported (moves are entered by hand)."));
+    // Zones the camera cannot see right now (a hand, glare, too dark): their last settled view stands.
+    const camera = (board.health || {}).camera || {};
+    const unseen = Array.isArray(camera.unseen) ? camera.unseen : [];
+    const unseenNode = document.getElementById("unseen");
+    unseenNode.hidden = !unseen.length;
+    unseenNode.textContent = unseen.length ? "Camera cannot see: " + unseen.map((u) => u.zone + " (" + u.reason + ")").join(", ") : "";
     const c = board.counters || {};
     document.getElementById("counters").textContent =
       (c.observations || 0) + " observations · " + (c.illegal || 0) + " illegal · " + (c.alerts || 0) + " alerts · " + (c.errors || 0) + " errors";

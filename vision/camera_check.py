@@ -1,0 +1,162 @@
+"""The setup check (``companion camera check``): is this camera, where it hangs, in this light,
+good enough, and if not, what to change?
+
+From one frame of the table (markers in view) it measures:
+
+- **markers**: all four found;
+- **resolution**: pixels per millimetre in the table's middle (cards' faces need about 1.5);
+- **focus**: how soft the markers' black-to-white edges are (a Gaussian blur's sigma, in pixels);
+- **exposure**: the white paper's level, how much of it is clipped, and how high black sits;
+- **white balance**: the colour cast the white reference corrects each frame;
+- **glare**: clipped white on the table;
+- **mat**: that the bare mat is a clear colour (not white or grey).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.calibration import Calibration, CalibrationError, MarkerLayout, calibrate
+from vision.frame import Image
+from vision.lighting import TableLight
+from vision.visibility import VisibilityMap
+
+log = logging.getLogger(__name__)
+
+MIN_PX_PER_MM = 1.0
+FACES_PX_PER_MM = 1.5
+MAX_EDGE_SIGMA_PX = 1.6
+"""Softer marker edges than this (a Gaussian blur's sigma) and card indexes stop reading."""
+DARK_PAPER = 110.0
+CLIPPED_PAPER = 0.2
+HIGH_BLACK = 70.0
+STRONG_CAST = 1.35
+GLARE_SHARE = 0.002
+MAT_FROM_GREY = 0.05
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    """One measurement: what was measured, and what to change when it is not good enough."""
+
+    name: str
+    ok: bool
+    measured: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"{'ok ' if self.ok else 'FIX'} {self.name:<13} {self.measured}" + (f"\n    -> {self.fix}" if self.fix else "")
+
+
+@dataclass(frozen=True)
+class CameraCheck:
+    items: tuple[CheckItem, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(i.ok for i in self.items)
+
+    def item(self, name: str) -> CheckItem:
+        return next(i for i in self.items if i.name == name)
+
+    def report(self) -> list[str]:
+        return [i.line() for i in self.items]
+
+
+def px_per_mm(calibration: Calibration, at: tuple[float, float]) -> float:
+    """Picture pixels per table millimetre at table point ``at`` (geometric mean of x and y)."""
+    x, y = at
+    p = calibration.to_image([(x, y), (x + 10, y), (x, y + 10)])
+    return math.sqrt(float(np.linalg.norm(p[1] - p[0])) / 10 * float(np.linalg.norm(p[2] - p[0])) / 10)
+
+
+def edge_sigma(gray: Image, centre: tuple[float, float], side_px: float) -> float:
+    """The blur (Gaussian sigma, pixels) of a marker's edges: a blurred step of contrast C has a
+    steepest slope of C / (sigma * sqrt(2 pi))."""
+    half = int(side_px * 0.7) + 2
+    x, y = int(round(centre[0])), int(round(centre[1]))
+    win = gray[max(0, y - half) : y + half, max(0, x - half) : x + half].astype(np.float32)
+    if win.size < 16:
+        return float("nan")
+    gx = cv2.Sobel(win, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    gy = cv2.Sobel(win, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    slope = float(np.percentile(np.hypot(gx, gy), 99.5))
+    contrast = float(np.percentile(win, 95) - np.percentile(win, 5))
+    if slope <= 1e-3:
+        return float("inf")
+    # the 3x3 Sobel itself and the pixel grid soften a perfect step to about sigma 0.7: take it off
+    return math.sqrt(max(0.0, (contrast / (slope * math.sqrt(2 * math.pi))) ** 2 - 0.7**2))
+
+
+def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07) -> CameraCheck:
+    """Measure ``image`` of the table whose markers are ``layout``; see the module docstring."""
+    try:
+        cal = calibrate(image, layout)
+    except CalibrationError as exc:
+        hint = "; if they are in view, the picture may be out of focus, too dark or too small (bring the camera closer)"
+        return CameraCheck((CheckItem("markers", False, "not all four found", str(exc) + hint),))
+    items = [CheckItem("markers", True, "all four found")]
+    xs = [c[1] for c in layout.centres]
+    ys = [c[2] for c in layout.centres]
+    middle = (sum(xs) / 4, sum(ys) / 4)
+    res = px_per_mm(cal, middle)
+    corners = [px_per_mm(cal, (x, y)) for _, x, y in layout.centres]
+    measured = f"{res:.2f} px/mm in the middle ({min(corners):.2f}..{max(corners):.2f} at the markers)"
+    if res < MIN_PX_PER_MM:
+        items.append(CheckItem("resolution", False, measured, f"bring the camera closer or use a higher resolution (at least {MIN_PX_PER_MM} px/mm)"))
+    elif res < FACES_PX_PER_MM:
+        items.append(CheckItem("resolution", True, measured + f"; card faces need {FACES_PX_PER_MM} (zones, cubes and pawns are fine)"))
+    else:
+        items.append(CheckItem("resolution", True, measured))
+    gray = np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), np.uint8)
+    sigmas = [edge_sigma(gray, cal.marker_centres[i], cal.marker_side_px[i]) for i in layout.ids]
+    soft = float(np.median(sigmas))
+    measured = f"marker edges blurred by sigma {soft:.1f} px ({soft / max(res, 1e-6):.1f} mm)"
+    if soft > MAX_EDGE_SIGMA_PX:
+        items.append(CheckItem("focus", False, measured, "focus the camera on the table (or fix its focus), and keep the lens clean"))
+    else:
+        items.append(CheckItem("focus", True, measured))
+    light = TableLight(layout, mat_distance=mat_distance)
+    white = light.measure_white(image, cal)
+    if white is None:
+        items.append(CheckItem("exposure", False, "the markers' white paper cannot be measured", "light the table; check the markers' white margins are in view"))
+        return CameraCheck(tuple(items))
+    measured = f"paper at {white.paper_level:.0f}/255 ({100 * white.paper_clipped:.0f}% clipped), black at {max(white.black_bgr):.0f}"
+    if white.paper_level < DARK_PAPER:
+        items.append(CheckItem("exposure", False, measured, "too dark: more light on the table, or a longer exposure"))
+    elif white.paper_clipped > CLIPPED_PAPER:
+        items.append(CheckItem("exposure", False, measured, "the paper is over-exposed: lower the exposure (or the light), so white is not clipped"))
+    elif max(white.black_bgr) > HIGH_BLACK:
+        items.append(CheckItem("exposure", False, measured, "washed out: black is grey (light shining into the lens, a dirty lens, or exposure too high)"))
+    else:
+        items.append(CheckItem("exposure", True, measured))
+    gains = white.gains_bgr
+    cast = max(gains) / min(gains)
+    warm = gains[0] > gains[2]
+    measured = f"channel gains b {gains[0]:.2f} g {gains[1]:.2f} r {gains[2]:.2f} from the markers' paper"
+    if cast > STRONG_CAST:
+        what = "warm (tungsten?)" if warm else "cool (shade, or a blue light?)"
+        items.append(CheckItem("white balance", False, measured + f": a strong {what} cast", "it is corrected on every frame, but colours are cleaner with daylight bulbs or the camera's white balance set for this light"))
+    else:
+        items.append(CheckItem("white balance", True, measured))
+    corrected, cal2 = light.correct(image, cal)
+    view = VisibilityMap(layout, mat_distance).view(image, corrected, cal2)
+    share = float(view.glare.mean())
+    measured = f"{100 * share:.2f}% of the table clipped white"
+    if share > GLARE_SHARE:
+        items.append(CheckItem("glare", False, measured, "move or shade the lamp so its reflection is not on the table (or use matte sleeves)"))
+    else:
+        items.append(CheckItem("glare", True, measured))
+    mat = np.array(cal2.mat_chroma)
+    grey = float(np.linalg.norm(mat - 1.0 / 3.0))
+    measured = f"the bare mat is {grey:.2f} from grey (chroma)"
+    if grey < MAT_FROM_GREY:
+        items.append(CheckItem("mat", False, measured, "use a coloured mat (not white, grey or black): cards are told from the mat by colour"))
+    else:
+        items.append(CheckItem("mat", True, measured))
+    return CameraCheck(tuple(items))

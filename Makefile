@@ -7,7 +7,7 @@ PYTEST_ARGS ?=
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: demo test typecheck bench venv clean browser
+.PHONY: demo test typecheck bench venv clean browser broker
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,7 +31,18 @@ browser:
 	  fi; \
 	fi
 
-test: $(STAMP) browser
+# The venue tests run a real Mosquitto broker (and mosquitto_passwd), from Debian's packages.
+broker:
+	@if ! command -v mosquitto >/dev/null && [ ! -x /usr/sbin/mosquitto ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's mosquitto for the venue tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients >/dev/null; \
+	  else \
+	    echo "mosquitto is missing: run 'sudo apt-get install mosquitto mosquitto-clients' for the venue tests"; \
+	  fi; \
+	fi
+
+test: $(STAMP) browser broker
 	$(VENV)/bin/mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
 

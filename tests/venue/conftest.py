@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import pwd
 import shutil
 import socket
 import subprocess
@@ -12,6 +14,8 @@ from pathlib import Path
 import pytest
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+RUN_AS = f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
+"""Mosquitto started as root drops to user "mosquitto", who cannot read the test's password file."""
 
 
 def free_port() -> int:
@@ -26,7 +30,7 @@ class Broker:
     def __init__(self, directory: Path, port: int) -> None:
         self.port = port
         self.conf = directory / "mosquitto.conf"
-        self.conf.write_text(f"listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+        self.conf.write_text(f"{RUN_AS}listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:

@@ -67,6 +67,8 @@ class VenueCollector:
             body = json.loads(message.payload)
             if leaf == "board":
                 self.store.set_board(venue, table, dict(body))
+                if int(body["seq"]) > self.store.last_seq(venue, table):
+                    self._ask(venue, table)  # the retained board shows rows the venue never got
                 return
             seq = int(body["seq"])
             result = self.store.add_event(venue, table, seq, str(body["hash"]), dict(body["row"]))

@@ -60,6 +60,7 @@ class TableService:
         self.hardware: Any = None
         self.vision: Any = None
         self.web: WebServer | None = None
+        self.publisher: Any = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
@@ -74,6 +75,10 @@ class TableService:
             self.hardware.start()
         if self.config.camera is not None:
             self._start_camera()
+        if self.config.broker is not None:
+            from companion.publish import TablePublisher  # paho only for a table that publishes
+
+            self.publisher = TablePublisher(self.session, self.config.broker).start()
         self.web = start_web(self.session, self.config.web, self.pin, self.secret)
         self.web.app.extensions["host"] = self  # the console may start the next game
         self.public_url = lan_url(self.config.web.host, int(self.web.server.effective_port))
@@ -150,6 +155,8 @@ class TableService:
 
     def stop(self) -> None:
         self._stop.set()
+        if self.publisher is not None:
+            self.publisher.stop()
         if self.web is not None:
             self.web.close()
         if self.hardware is not None:

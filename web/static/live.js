@@ -28,6 +28,15 @@ TC.el = function (tag, attrs, ...children) {
 
 TC.SVG_NS = "http://www.w3.org/2000/svg";
 
+// Leave this page once: a started game both answers the console's POST and reaches every open
+// stream as a "game" event, and two navigations at once abort the first.
+TC.leave = function (href) {
+  if (TC.leaving) return;
+  TC.leaving = true;
+  if (href === undefined) window.location.reload();
+  else window.location.href = href;
+};
+
 // An SVG element: every attribute set with setAttribute (numbers as text); children as TC.el.
 TC.svg = function (tag, attrs, ...children) {
   const node = document.createElementNS(TC.SVG_NS, tag);
@@ -102,7 +111,7 @@ TC.connect = function (handlers, after) {
     source.addEventListener("game", (e) => {
       source.close();
       if (handlers.game) handlers.game(JSON.parse(e.data));
-      else window.location.reload();
+      else TC.leave();
     });
     source.addEventListener("row", (e) => {
       const row = JSON.parse(e.data);

@@ -155,7 +155,7 @@
     const result = await TC.post("/api/referee/new-game", { game: plan.game, players: plan.players, options: plan.options, setup: plan.setup });
     if (result.status === 200) {
       answer = { cls: "legal", text: "Started: " + gameOf(plan.game).title + " for " + plan.players.join(", ") + "." };
-      window.location.reload();
+      TC.leave();
       return;
     }
     answer = { cls: "error", text: "Not started: " + (result.text || "").trim() };

@@ -64,5 +64,5 @@
   refresh();
   builder.refresh();
   // A new game: this link was for the last one (links are per game); the scoreboard says what is on.
-  TC.connect({ board: () => { refresh(); builder.refresh(); }, game: () => { window.location.href = "/"; } });
+  TC.connect({ board: () => { refresh(); builder.refresh(); }, game: () => { TC.leave("/"); } });
 })();

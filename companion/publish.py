@@ -9,9 +9,18 @@ in order.
 
 Topics, per venue and per table::
 
-    venue/<venue>/<table>/event    one public row per message, QoS 1, in seq order
-    venue/<venue>/<table>/board    the latest public board, retained, QoS 1
-    venue/<venue>/<table>/replay   (the venue writes) {"after": seq}: publish again from there
+    venue/<venue>/<table>/event    {"instance", "seq", "hash", "row"}: one public row, QoS 1, in seq order
+    venue/<venue>/<table>/board    the latest public board (with its "instance"), retained, QoS 1
+    venue/<venue>/<table>/replay   (the venue writes) {"instance", "from": seq}: publish again from there
+
+``instance`` names one game at the table (the first 16 hex of its log's header-row hash): a new game
+is a new log whose seqs start again at 1, so the venue keys every event by (table, instance, seq).
+
+A replay request is answered idempotently: the publisher rewinds its "sent" mark to ``from - 1``
+(never forward) and publishes the log from there, then the board. Two equal requests cost a second
+copy of the same rows, which the venue drops as duplicates; a request for another game is ignored
+(counted). The rewind bumps a generation number, so a catch-up already running notices it and starts
+again from the rewound mark instead of writing its own mark over it.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import logging
 import queue
 import ssl
 import threading
+import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -42,12 +52,10 @@ def topic(venue: str, table: str, leaf: str) -> str:
     return f"venue/{venue}/{table}/{leaf}"
 
 
-def chain_head(board: JsonObject, last: LogRow | None) -> str:
-    """The chain-head fingerprint: ``board["chain"]`` when the session gives one, else the last row's hash prefix."""
-    chain = board.get("chain")
-    if isinstance(chain, str) and chain:
-        return chain
-    return last.hash[:16] if last is not None else ""
+def instance_of(session: Session) -> str:
+    """This game's instance key: the first 16 hex of its log's header-row hash ("" for an empty log)."""
+    first = session.log.row(1)
+    return first.hash[:16] if first is not None else ""
 
 
 class TablePublisher:
@@ -56,16 +64,23 @@ class TablePublisher:
     def __init__(self, session: Session, config: BrokerConfig) -> None:
         self.session = session
         self.config = config
-        self.counters = {"published": 0, "dropped": 0, "replays": 0, "errors": 0}
+        self.instance = instance_of(session)
+        self.counters = {"published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0}
         self._queue: queue.Queue[int | None] = queue.Queue(QUEUE_LIMIT)
         self._stop = threading.Event()
         self._connected = threading.Event()
+        self._lock = threading.Lock()
         self._sent = 0
-        """The last seq handed to the broker while connected; a reconnect replays from the acked mark."""
+        """The last seq handed to paho; a reconnect or a replay request moves it back (never forward)."""
         self._acked = 0
+        """Every seq up to here was acknowledged by the broker (QoS 1) on some connection."""
+        self._high = 0
+        """The highest seq handed to paho on this connection."""
+        self._generation = 0
+        """Bumped by every rewind, so that a catch-up in progress starts again from the rewound mark."""
+        self._board_due = True
         self._pending: dict[int, int] = {}
         """paho message id → seq, for QoS 1 acknowledgements."""
-        self._lock = threading.Lock()
         self._unsubscribe: Any = None
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
         self.client = mqtt.Client(
@@ -91,9 +106,16 @@ class TablePublisher:
         self._thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self, flush_s: float = 0.0) -> None:
+        """Stop publishing; with ``flush_s``, first wait up to that long for the broker to acknowledge
+        every row (a table moving on to a new game hands over the last one whole if it can)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+        if flush_s > 0:
+            self._wake()
+            deadline = time.monotonic() + flush_s
+            while time.monotonic() < deadline and self.acked < self.session.log.last_seq and self._connected.is_set():
+                time.sleep(0.02)
         self._stop.set()
         try:
             self._queue.put_nowait(None)
@@ -102,6 +124,11 @@ class TablePublisher:
         self._thread.join(5)
         self.client.disconnect()
         self.client.loop_stop()
+
+    @property
+    def acked(self) -> int:
+        with self._lock:
+            return self._acked
 
     # -- the session side: cheap, never the network ---------------------------------------------
 
@@ -132,31 +159,46 @@ class TablePublisher:
                 log.exception("publishing to the broker failed")
 
     def _catch_up(self) -> None:
-        """Publish every log row after the last one sent, in order, then the board."""
-        last: LogRow | None = None
+        """Publish every log row after the sent mark, in order, then the board."""
+        published = False
         while self._connected.is_set():
             with self._lock:
-                after = self._sent
+                after, generation = self._sent, self._generation
             rows = list(self.session.log.rows(after=after, limit=REPLAY_BATCH))
             if not rows:
                 break
             for row in rows:
                 if not self._connected.is_set():
                     return
-                payload = {"seq": row.seq, "hash": row.hash[:16], "row": self.session.public_row(row)}
+                payload = {"instance": self.instance, "seq": row.seq, "hash": row.hash[:16], "row": self.session.public_row(row)}
                 info = self.client.publish(self._topic("event"), json.dumps(payload), qos=1)
                 with self._lock:
+                    if self._generation != generation:
+                        break  # rewound meanwhile: start again from the rewound mark
                     self._pending[info.mid] = row.seq
                     self._sent = row.seq
+                    self._high = max(self._high, row.seq)
                 self.counters["published"] += 1
-                last = row
-        if last is not None:
-            board = self.session.board()
-            board["chain"] = chain_head(board, last)
-            self.client.publish(self._topic("board"), json.dumps(board), qos=1, retain=True)
+                published = True
+        with self._lock:
+            due, self._board_due = self._board_due or published, False
+        if due and self._connected.is_set():
+            self.publish_board()
+
+    def publish_board(self) -> None:
+        board = self.session.board()
+        board["instance"] = self.instance
+        self.client.publish(self._topic("board"), json.dumps(board), qos=1, retain=True)
 
     def _topic(self, leaf: str) -> str:
         return topic(self.config.venue, self.config.table, leaf)
+
+    def _rewind(self, to: int) -> None:
+        with self._lock:
+            self._sent = min(self._sent, max(to, 0))
+            self._generation += 1
+            self._board_due = True
+        self._wake()
 
     # -- paho callbacks (its network thread) -------------------------------------------------
 
@@ -166,11 +208,12 @@ class TablePublisher:
             return
         with self._lock:
             self._sent = self._acked  # whatever was not acknowledged is sent again, in order, from the log
+            self._high = self._acked
             self._pending.clear()
         client.subscribe(self._topic("replay"), qos=1)
         self._connected.set()
         self.counters["replays"] += 1
-        self._wake()
+        self._rewind(self._acked)
         log.info("publishing to %s:%d as %s/%s", self.config.host, self.config.port, self.config.venue, self.config.table)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
@@ -179,24 +222,28 @@ class TablePublisher:
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
         with self._lock:
-            seq = self._pending.pop(mid, None)
-            if seq is not None and seq == self._acked + 1:
-                self._acked = seq
-            elif seq is not None and seq > self._acked:
-                # acks of QoS 1 arrive in order on one connection; a gap means an earlier one is pending
-                if all(s > self._acked for s in self._pending.values()) and not any(s < seq for s in self._pending.values()):
-                    self._acked = seq
+            if self._pending.pop(mid, None) is None:
+                return
+            # QoS 1 acks arrive in order on one connection: all below the oldest unacknowledged one are in.
+            done = min(self._pending.values()) - 1 if self._pending else self._high
+            self._acked = max(self._acked, done)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            after = int(json.loads(message.payload)["after"])
+            body = json.loads(message.payload)
+            instance, start = str(body["instance"]), int(body["from"])
+            if start < 1:
+                raise ValueError(f"from {start} is not a log seq")
         except (ValueError, KeyError, TypeError) as exc:
             self.counters["errors"] += 1
             log.warning("ignored a replay request %r: %s", message.payload[:80], exc)
             return
-        with self._lock:
-            self._sent = min(self._sent, max(after, 0))
-        self._wake()
+        if instance != self.instance:
+            self.counters["foreign"] += 1
+            log.info("ignored a replay request for game %s: this table now plays %s", instance, self.instance)
+            return
+        self.counters["replays"] += 1
+        self._rewind(start - 1)
 
     def _wake(self) -> None:
         try:

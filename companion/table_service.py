@@ -25,6 +25,7 @@ from companion.session import Session
 log = logging.getLogger(__name__)
 
 CAMERA_HEALTH_S = 2.0
+PUBLISH_FLUSH_S = 2.0
 
 
 class TableService:
@@ -101,6 +102,9 @@ class TableService:
         game.new_state(header)  # a setup that cannot start is refused before anything changes
 
         def swap(old: Session) -> Session:
+            if self.publisher is not None:  # the venue gets the last game whole if the broker is there
+                self.publisher.stop(flush_s=PUBLISH_FLUSH_S)
+                self.publisher = None
             old.stop()
             self.log.close()
             archived = move_aside(self.config.log_path)
@@ -111,6 +115,10 @@ class TableService:
             remember_console_game(self.config.log_path, header)
             log.info("new game of %s for %s; the last one is kept in %s", game.id, ", ".join(header.players), archived)
             self.session, self.game = session, game
+            if self.config.broker is not None:
+                from companion.publish import TablePublisher
+
+                self.publisher = TablePublisher(session, self.config.broker).start()  # the new game, a new instance
             return session
 
         if self.web is None:

@@ -25,6 +25,7 @@ COMMAND_MODULES = (
     "companion.cli.demo",
     "companion.cli.enroll",
     "companion.cli.hw",
+    "companion.cli.venue",
 )
 
 

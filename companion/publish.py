@@ -218,6 +218,8 @@ class TablePublisher:
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._connected.clear()
+        if self._stop.is_set():
+            return
         log.warning("broker connection lost (%s); the log keeps every row for the replay", reason)
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:

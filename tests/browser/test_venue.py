@@ -1,0 +1,58 @@
+"""The venue page in headless Chromium, on a real Mosquitto with real table services: every table
+listed with its game and players, a table one tap away (its board and events), and the standings
+after a finished game, updating live without a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.venue.conftest import Broker, broker  # noqa: F401  (the real-Mosquitto fixture)
+from tests.venue.tables import start_table, start_venue, wait_for
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Path, broker: Broker, page: Any) -> None:  # noqa: F811
+    tables = [start_table(tmp_path, f"t{i}", broker.port, seed=i) for i in (1, 2)]
+    venue = start_venue(tmp_path, broker.port)
+    try:
+        for t in tables:
+            t.start_game()
+            t.play(10)
+        assert wait_for(lambda: all(venue.store.last_seq("cafe", t.name, t.service.publisher.instance) == t.service.log.last_seq for t in tables))
+        page.goto(venue.url)
+        page.wait_for_selector("#live.on", timeout=10_000)
+        page.wait_for_selector('li.table-tile[data-table="t2"]', timeout=10_000)
+        for t in tables:
+            tile = page.text_content(f'li.table-tile[data-table="{t.name}"]')
+            assert "Escape From Horrible Mountain 2" in tile
+            assert all(p in tile for p in t.header.players)
+        page.evaluate("window.__marker = 'same page'")
+
+        first = tables[0]
+        first.play(len(first.moves))  # t1's game ends: the standings fill in, live
+        winners = first.service.session.board()["winners"]
+        assert winners
+        page.wait_for_selector('#finished li[data-table="t1"]', timeout=30_000)
+        assert page.evaluate("window.__marker") == "same page"
+        assert ", ".join(winners) + " won" in page.inner_text("#finished")
+        for w in winners:
+            assert page.inner_text(f'#wins tr[data-player="{w}"] td.won') == "1"
+        assert "game over" in page.inner_text('li.table-tile[data-table="t1"]')
+
+        page.click('li.table-tile[data-table="t2"] a')  # one tap away
+        page.wait_for_url(venue.url + "table/t2")
+        second = tables[1]
+        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=10_000)
+        assert "Escape From Horrible Mountain 2" in page.text_content("#table-head")
+        assert page.locator("#events li").count() == second.service.log.last_seq
+        assert page.inner_text("#board").strip()
+        second.play(14)  # live on the table's page too
+        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=30_000)
+    finally:
+        venue.stop()
+        for t in tables:
+            t.service.stop()

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+MOSQUITTO_PASSWD = shutil.which("mosquitto_passwd") or "/usr/bin/mosquitto_passwd"
 RUN_AS = f"user {pwd.getpwuid(os.getuid()).pw_name}\n"
 """Mosquitto started as root drops to user "mosquitto", who cannot read the test's password file."""
 
@@ -51,10 +52,20 @@ class Broker:
             self.proc = None
 
 
+def require_mosquitto() -> None:
+    """Skip (with the reason) only where mosquitto truly cannot be installed; on CI it must be there."""
+    missing = [p for p in (MOSQUITTO, MOSQUITTO_PASSWD) if not Path(p).exists()]
+    if not missing:
+        return
+    why = f"{', '.join(missing)} missing: 'make test' installs Debian's mosquitto (make broker, as root)"
+    if os.environ.get("CI"):
+        pytest.fail(why + "; CI must have it")
+    pytest.skip(why)
+
+
 @pytest.fixture
 def broker(tmp_path: Path) -> Iterator[Broker]:
-    if not Path(MOSQUITTO).exists():
-        pytest.fail("mosquitto is not installed: run 'make broker'")
+    require_mosquitto()
     b = Broker(tmp_path, free_port())
     b.start()
     try:

@@ -13,7 +13,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.venue.conftest import MOSQUITTO, RUN_AS, Broker, free_port
+from tests.venue.conftest import MOSQUITTO_PASSWD, RUN_AS, Broker, free_port, require_mosquitto
 
 ACL = """\
 user venue
@@ -40,17 +40,17 @@ def client(port: int, user: str, seen: list[tuple[str, str]] | None = None) -> m
 
 
 def test_a_table_cannot_publish_as_another(tmp_path: Path) -> None:
+    require_mosquitto()
     passwd = tmp_path / "passwd"
     passwd.touch()
     for user in ("venue", "t1", "t2"):
-        subprocess.run(["mosquitto_passwd", "-b", str(passwd), user, f"pw-{user}"], check=True)
+        subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, f"pw-{user}"], check=True)
     (tmp_path / "acl").write_text(ACL)
     broker = Broker(tmp_path, free_port())
     broker.conf.write_text(
         RUN_AS + f"listener {broker.port} 127.0.0.1\nallow_anonymous false\npersistence false\n"
         f"password_file {passwd}\nacl_file {tmp_path / 'acl'}\n"
     )
-    assert Path(MOSQUITTO).exists()
     broker.start()
     seen: list[tuple[str, str]] = []
     venue = client(broker.port, "venue", seen)

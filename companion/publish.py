@@ -65,7 +65,7 @@ class TablePublisher:
         self.session = session
         self.config = config
         self.instance = instance_of(session)
-        self.counters = {"published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0}
+        self.counters = {"published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0, "held": 0}
         self._queue: queue.Queue[int | None] = queue.Queue(QUEUE_LIMIT)
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -172,6 +172,9 @@ class TablePublisher:
                     return
                 payload = {"instance": self.instance, "seq": row.seq, "hash": row.hash[:16], "row": self.session.public_row(row)}
                 info = self.client.publish(self._topic("event"), json.dumps(payload), qos=1)
+                if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+                    self.counters["held"] += 1  # paho's queue is full: this row waits for acks (the log has it)
+                    return
                 with self._lock:
                     if self._generation != generation:
                         break  # rewound meanwhile: start again from the rewound mark

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 HEARTBEAT_S = 15.0
 EVENTS_SHOWN = 200
 WAKE_S = 0.5
+MAX_ONLY = 1000
 
 Status = Callable[[], JsonObject]
 """The venue service's own status (broker connection, counters) for the page's footer."""
@@ -70,8 +71,19 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
 
     @app.get("/api/tables")
     def api_tables() -> Response:
+        """Every table, or with ``?only=t1,t2`` just those (what a live page refetches when they change)."""
+        raw = request.args.get("only")
+        only = {t for t in raw.split(",") if t} if raw is not None else None
+        if only is not None and len(only) > MAX_ONLY:
+            return Response(f"only: at most {MAX_ONLY} tables\n", status=400, mimetype="text/plain")
         return jsonify(
-            {"venue": venue, "tables": store.tables(venue), "standings": standings(store.games(venue)), "status": own_status()}
+            {
+                "venue": venue,
+                "tables": store.tables(venue, only),
+                "partial": only is not None,
+                "standings": standings(store.games(venue)),
+                "status": own_status(),
+            }
         )
 
     @app.get("/api/standings")
@@ -88,7 +100,7 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
             return Response("after must be a row number\n", status=400, mimetype="text/plain")
         else:
             events = store.events(venue, table, instance, after=int(raw), limit=EVENTS_SHOWN)
-        summary = next((t for t in store.tables(venue) if t["table"] == table), None)
+        summary = next(iter(store.tables(venue, {table})), None)
         return jsonify({"venue": venue, "table": table, "instance": instance, "summary": summary, "events": events})
 
     @app.get("/events")

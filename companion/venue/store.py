@@ -88,10 +88,11 @@ class Changes:
         with self._cond:
             self._cond.wait_for(lambda: self.version > since, timeout=timeout)
             changed: dict[str, int] = {}
-            for version, venue, table, seq in self._recent:
-                if version > since:
-                    key = f"{venue}/{table}"
-                    changed[key] = max(changed.get(key, 0), seq)
+            for version, venue, table, seq in reversed(self._recent):  # newest first: stop at the first one seen
+                if version <= since:
+                    break
+                key = f"{venue}/{table}"
+                changed[key] = max(changed.get(key, 0), seq)
             return self.version, changed
 
 
@@ -107,8 +108,12 @@ class VenueStore:
         self._buffer: dict[GameKey, dict[int, tuple[str, JsonObject]]] = {}
         self._table_seq: dict[GameKey, int] = {}
         """The highest seq a table is known to have (its board, or an event past a gap)."""
-        row = self._db.execute("SELECT MAX(updated) FROM games").fetchone()
-        self._updates = int(row[0] or 0)
+        self._games: dict[GameKey, tuple[int, JsonObject]] = {}
+        """Every game's latest board and when it came (an update counter), kept in memory for the pages."""
+        for v, t, i, b, u in self._db.execute("SELECT venue, tab, instance, board, updated FROM games"):
+            self._games[(str(v), str(t), str(i))] = (int(u), json.loads(b))
+        self._updates = max((u for u, _ in self._games.values()), default=0)
+        self._last_event: dict[GameKey, JsonObject] = {}
         self.changes = Changes()
         self.counters = {"stored": 0, "duplicates": 0, "buffered": 0, "overflow": 0}
 
@@ -159,6 +164,7 @@ class VenueStore:
                 del held[stale]
             self._db.executemany("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", values)
             self._last[key] = nxt - 1
+            self._last_event[key] = json.loads(values[-1][5])
             self.counters["stored"] += len(values)
         self.changes.note(venue, table, nxt - 1)
         return Stored.NEW
@@ -171,6 +177,7 @@ class VenueStore:
         with self._lock:
             self._table_seq[key] = max(self._table_seq.get(key, 0), seq)
             self._updates += 1
+            self._games[key] = (self._updates, dict(board))
             self._db.execute(
                 "INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?)",
                 (venue, table, instance, json.dumps(board), self._updates),
@@ -192,11 +199,11 @@ class VenueStore:
     # -- reading (the pages) ----------------------------------------------------------------------
 
     def _current_locked(self) -> dict[tuple[str, str], str]:
-        rows = self._db.execute(
-            "SELECT venue, tab, instance FROM games g WHERE updated = "
-            "(SELECT MAX(updated) FROM games WHERE venue=g.venue AND tab=g.tab)"
-        ).fetchall()
-        return {(str(v), str(t)): str(i) for v, t, i in rows}
+        latest: dict[tuple[str, str], tuple[int, str]] = {}
+        for (venue, table, instance), (updated, _) in self._games.items():
+            if updated > latest.get((venue, table), (-1, ""))[0]:
+                latest[(venue, table)] = (updated, instance)
+        return {k: i for k, (_, i) in latest.items()}
 
     def current(self, venue: str, table: str) -> str | None:
         """The instance of the game the table played last (by its latest board)."""
@@ -230,38 +237,38 @@ class VenueStore:
             ).fetchall()
         return [json.loads(b) for (b,) in reversed(rows)]
 
-    def tables(self, venue: str) -> list[JsonObject]:
-        """Every table of a venue at a glance: its current game's board, how much the venue holds, and its last event."""
+    def tables(self, venue: str, only: set[str] | None = None) -> list[JsonObject]:
+        """Every table of a venue (or those in ``only``) at a glance: its current game's board, how much
+        the venue holds of it, and its last event."""
         with self._lock:
             current = self._current_locked()
-            boards = {
-                (str(t), str(i)): json.loads(b)
-                for t, i, b in self._db.execute("SELECT tab, instance, board FROM games WHERE venue=?", (venue,))
-            }
-        out: list[JsonObject] = []
-        for (v, table), instance in sorted(current.items()):
-            if v != venue:
-                continue
-            last = self.last_events(venue, table, instance, 1)
-            stored = self.last_seq(venue, table, instance)
-            out.append(
-                {
-                    "table": table,
-                    "instance": instance,
-                    "board": boards[(table, instance)],
-                    "stored": stored,
-                    "last_event": last[0] if last else None,
-                }
-            )
+            out: list[JsonObject] = []
+            for (v, table), instance in sorted(current.items()):
+                if v != venue or (only is not None and table not in only):
+                    continue
+                key = (venue, table, instance)
+                if key not in self._last_event:
+                    row = self._db.execute(
+                        "SELECT body FROM events WHERE venue=? AND tab=? AND instance=? ORDER BY seq DESC LIMIT 1", key
+                    ).fetchone()
+                    if row is not None:
+                        self._last_event[key] = json.loads(row[0])
+                out.append(
+                    {
+                        "table": table,
+                        "instance": instance,
+                        "board": self._games[key][1],
+                        "stored": self._last_locked(key),
+                        "last_event": self._last_event.get(key),
+                    }
+                )
         return out
 
     def games(self, venue: str) -> list[JsonObject]:
         """Every game the venue has a board for, finished or not, in the order they were last updated."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT tab, instance, board FROM games WHERE venue=? ORDER BY updated", (venue,)
-            ).fetchall()
-        return [{"table": str(t), "instance": str(i), "board": json.loads(b)} for t, i, b in rows]
+            found = sorted(((u, t, i, b) for (v, t, i), (u, b) in self._games.items() if v == venue), key=lambda f: f[0])
+        return [{"table": t, "instance": i, "board": b} for _, t, i, b in found]
 
     def counts(self) -> dict[str, Any]:
         with self._lock:

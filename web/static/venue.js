@@ -42,9 +42,21 @@
         el("p", { class: "last-event" }, el("span", { class: "muted" }, "#" + t.stored + " "), eventText(t.last_event))));
   }
 
+  // Every table the page knows, by name; a live refresh fetches only the tables that changed.
+  const known = new Map();
   function renderVenue(data) {
+    if (!data.partial) known.clear();
+    for (const t of data.tables) known.set(t.table, t);
     const list = document.getElementById("tables");
-    list.replaceChildren(...(data.tables.length ? data.tables.map(tile) : [el("li", { class: "muted" }, "No table has published yet.")]));
+    const all = [...known.values()].sort((a, b) => a.table.localeCompare(b.table));
+    if (!all.length) list.replaceChildren(el("li", { class: "muted" }, "No table has published yet."));
+    else if (!data.partial || list.querySelectorAll("li.table-tile").length !== all.length) list.replaceChildren(...all.map(tile));
+    else {
+      for (const t of data.tables) {
+        const old = list.querySelector('li.table-tile[data-table="' + CSS.escape(t.table) + '"]');
+        if (old) old.replaceWith(tile(t));
+      }
+    }
     const s = data.standings;
     document.querySelector("#wins tbody").replaceChildren(...s.players.map((p) =>
       el("tr", { "data-player": p.player }, el("td", {}, p.player), el("td", { class: "won" }, String(p.won)),
@@ -57,7 +69,7 @@
       + (st.store ? st.store.stored + " events stored · " + st.store.duplicates + " duplicates dropped" : "")
       + (st.collector ? " · " + st.collector.asked + " replays asked · " + st.collector.bad + " bad messages" : "");
     body.dataset.version = String(data.version || "");
-    body.dataset.tables = String(data.tables.length);
+    body.dataset.tables = String(all.length);
   }
 
   function rowNode(row) {
@@ -100,13 +112,22 @@
 
   let busy = false;
   let again = false;
-  async function refresh() {
+  let wantAll = true; // the stream's first message, or a reconnect: every table
+  const pending = new Set(); // the tables changed since the last fetch
+  async function refresh(changed) {
+    if (changed === null) wantAll = true;
+    else if (changed) changed.forEach((t) => pending.add(t));
     if (busy) { again = true; return; }
     busy = true;
     try {
       do {
         again = false;
-        const url = page === "table" ? "/api/table/" + encodeURIComponent(body.dataset.table) + (lastSeq ? "?after=" + lastSeq : "") : "/api/tables";
+        const all = wantAll || !known.size;
+        const only = [...pending];
+        pending.clear();
+        wantAll = false;
+        const url = page === "table" ? "/api/table/" + encodeURIComponent(body.dataset.table) + (lastSeq ? "?after=" + lastSeq : "")
+          : "/api/tables" + (all ? "" : "?only=" + only.map(encodeURIComponent).join(","));
         const response = await fetch(url);
         if (!response.ok) continue;
         const data = await response.json();
@@ -130,9 +151,11 @@
       setLive(true);
       const data = JSON.parse(e.data);
       body.dataset.streamVersion = String(data.version);
-      const tables = Object.keys(data.tables || {});
-      if (page === "table" && tables.length && !tables.some((k) => k.endsWith("/" + body.dataset.table))) return;
-      refresh();
+      const tables = Object.keys(data.tables || {}).map((k) => k.slice(k.indexOf("/") + 1));
+      if (page === "table") {
+        if (tables.length && !tables.includes(body.dataset.table)) return;
+        refresh();
+      } else refresh(tables.length ? tables : null); // the stream's first message (or a reconnect): everything
     });
   }
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tests.venue.conftest import Broker
-from tests.venue.tables import start_table, start_venue, wait_for
+from tests.venue.tables import get_json, start_table, start_venue, wait_for
 
 
 def test_malformed_messages_are_counted_and_the_venue_goes_on(tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
@@ -86,3 +87,24 @@ def test_bad_venue_options_get_one_message(args: list[str], message: str) -> Non
     assert done.returncode == 2
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_companion_venue_starts_serves_and_stops_on_sigterm(tmp_path: Path, broker: Broker) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion", "venue", "--broker", f"127.0.0.1:{broker.port}", "--venue", "cafe",
+         "--db", str(tmp_path / "venue.sqlite"), "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        lines = [proc.stdout.readline(), proc.stdout.readline()]
+        assert "listening to 127.0.0.1" in lines[0]
+        url = lines[1].split("venue page: ", 1)[1].strip()
+        overview = get_json(url + "api/tables")
+        assert overview["venue"] == "cafe" and overview["tables"] == []
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)

@@ -94,8 +94,8 @@
     if (s) {
       const b = s.board;
       document.getElementById("table-head").replaceChildren(
-        el("h2", {}, b.title || b.game), el("p", { class: "players" }, (b.players || []).join(", ")), state(b),
-        b.seq > s.stored ? el("span", { class: "tag warn behind" }, "catching up: " + s.stored + " of " + b.seq) : null);
+        el("h2", {}, b.title || b.game), el("p", { class: "players" }, (b.players || []).join(", ")),
+        el("p", {}, state(b), b.seq > s.stored ? el("span", { class: "tag warn behind" }, "catching up: " + s.stored + " of " + b.seq) : null));
       const outcome = document.getElementById("outcome");
       outcome.hidden = !b.outcome;
       if (b.outcome) outcome.replaceChildren(el("h2", {}, "Game over"), TC.games.outcomeText(b));

@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 ASK_AGAIN_S = 1.0
 """How long a table may stay behind with nothing new arriving before the venue asks again."""
 TICK_S = 0.25
+WARNED_TOPICS = 1000
+"""Topics the venue has warned about once; past this many, bad messages are only counted."""
 
 
 class BadMessage(ValueError):
@@ -97,7 +99,7 @@ class VenueCollector:
             self._take(message.topic, message.payload)
         except (BadMessage, ValueError, KeyError, TypeError, AttributeError) as exc:
             self.counters["bad"] += 1
-            if message.topic not in self._warned:  # one clear message per topic, then only the count
+            if message.topic not in self._warned and len(self._warned) < WARNED_TOPICS:  # one message per topic, then the count
                 self._warned.add(message.topic)
                 log.warning("ignored a message on %s: %s (further ones are only counted)", message.topic, exc)
 

@@ -50,6 +50,9 @@ class VenueCollector:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._connected = threading.Event()
+        self._subscribed = threading.Event()
+        self._subscribing: set[int] = set()
+        """Message ids of the subscriptions the broker has not acknowledged yet."""
         self._ticker = threading.Thread(target=self._tick, name="venue-ask", daemon=True)
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
         if config.username:
@@ -59,6 +62,7 @@ class VenueCollector:
         self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_message
 
     def start(self) -> "VenueCollector":
@@ -78,19 +82,36 @@ class VenueCollector:
     def connected(self) -> bool:
         return self._connected.is_set()
 
+    @property
+    def subscribed(self) -> bool:
+        """Connected, and the broker acknowledged both subscriptions: every message from now on comes here."""
+        return self._subscribed.is_set()
+
     # -- paho callbacks (its network thread) ---------------------------------------------------
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
             log.warning("broker %s:%d refused the venue: %s", self.config.host, self.config.port, reason)
             return
-        client.subscribe(f"venue/{self.config.venue}/+/event", qos=1)
-        client.subscribe(f"venue/{self.config.venue}/+/board", qos=1)
+        mids = [client.subscribe(f"venue/{self.config.venue}/+/{leaf}", qos=1)[1] for leaf in ("event", "board")]
+        with self._lock:  # the acknowledgements come on this same thread, after this callback returns
+            self._subscribing = {m for m in mids if m is not None}
         self._connected.set()
         log.info("venue %s subscribed at %s:%d", self.config.venue, self.config.host, self.config.port)
 
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reasons: Any, props: Any) -> None:
+        if any(getattr(r, "is_failure", False) for r in reasons):
+            log.warning("broker %s:%d refused the venue's subscription: %s", self.config.host, self.config.port, reasons)
+            return
+        with self._lock:
+            self._subscribing.discard(mid)
+            done = not self._subscribing
+        if done:
+            self._subscribed.set()
+
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         self._connected.clear()
+        self._subscribed.clear()
         if not self._stop.is_set():
             log.warning("venue lost the broker (%s); reconnecting, then asking for what it missed", reason)
 

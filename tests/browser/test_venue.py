@@ -24,8 +24,8 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
             t.play(10)
         assert wait_for(lambda: all(venue.store.last_seq("cafe", t.name, t.service.publisher.instance) == t.service.log.last_seq for t in tables))
         page.goto(venue.url)
-        page.wait_for_selector("#live.on", timeout=10_000)
-        page.wait_for_selector('li.table-tile[data-table="t2"]', timeout=10_000)
+        page.wait_for_selector("#live.on", timeout=60_000)
+        page.wait_for_selector('li.table-tile[data-table="t2"]', timeout=60_000)
         for t in tables:
             tile = page.text_content(f'li.table-tile[data-table="{t.name}"]')
             assert "Escape From Horrible Mountain 2" in tile
@@ -36,7 +36,7 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
         first.play(len(first.moves))  # t1's game ends: the standings fill in, live
         winners = first.service.session.board()["winners"]
         assert winners
-        page.wait_for_selector('#finished li[data-table="t1"]', timeout=30_000)
+        page.wait_for_selector('#finished li[data-table="t1"]', timeout=60_000)
         assert page.evaluate("window.__marker") == "same page"
         assert ", ".join(winners) + " won" in page.inner_text("#finished")
         for w in winners:
@@ -46,13 +46,13 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
         page.click('li.table-tile[data-table="t2"] a')  # one tap away
         page.wait_for_url(venue.url + "table/t2")
         second = tables[1]
-        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=10_000)
+        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=60_000)
         head = page.text_content("#table-head")
         assert "Escape From Horrible Mountain 2" in head and "null" not in head
         assert page.locator("#events li").count() == second.service.log.last_seq
         assert page.inner_text("#board").strip()
         second.play(14)  # live on the table's page too
-        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=30_000)
+        page.wait_for_function(f"() => document.body.dataset.seq === '{second.service.log.last_seq}'", timeout=60_000)
     finally:
         venue.stop()
         for t in tables:

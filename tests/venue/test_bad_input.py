@@ -27,7 +27,7 @@ def test_malformed_messages_are_counted_and_the_venue_goes_on(tmp_path: Path, br
     rogue.loop_start()
     caplog.set_level(logging.WARNING)
     try:
-        assert wait_for(lambda: venue.collector.connected)
+        assert wait_for(lambda: venue.collector.subscribed)
         bad = [
             ("venue/cafe/t9/event", b"not json"),
             ("venue/cafe/t9/event", b"[1, 2]"),

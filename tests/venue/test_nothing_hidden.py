@@ -44,9 +44,12 @@ def test_no_hand_card_ever_reaches_the_broker(tmp_path: Path, broker: Broker, ga
 
     spy = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="spy", protocol=mqtt.MQTTv5)
     spy.on_message = on_message
+    subscribed = threading.Event()
     spy.on_connect = lambda c, u, f, r, p: c.subscribe("#", qos=1)
+    spy.on_subscribe = lambda c, u, mid, codes, p: subscribed.set()
     spy.connect("127.0.0.1", broker.port)
     spy.loop_start()
+    assert subscribed.wait(60)  # the spy hears everything the table publishes from its first row
     publisher = TablePublisher(session, BrokerConfig(host="127.0.0.1", port=broker.port, venue="v", table="t")).start()
     hands: dict[int, set[str]] = {}
 
@@ -54,13 +57,12 @@ def test_no_hand_card_ever_reaches_the_broker(tmp_path: Path, broker: Broker, ga
         return {c for p in header.players for c in hand_of(game_id, game.view(session.state, p))}
 
     try:
-        time.sleep(0.5)
         hands[session.log.last_seq] = held()
         for i, move in enumerate(moves):
             row = session.process(Observation("cli", float(i), ObservationKind.MOVE, game.codec.to_json(move)))
             hands[row.seq] = held()
         last = session.log.last_seq
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             with lock:
                 if any(t.endswith("/event") and m["seq"] == last for t, m in seen):

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.venue.conftest import Broker, broker  # noqa: F401  (the real-Mosquitto fixture)
-from tests.venue.tables import start_table, start_venue, wait_for
+from tests.venue.tables import start_game_table, start_table, start_venue, wait_for
 
 pytestmark = pytest.mark.browser
 
@@ -30,6 +30,7 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
             tile = page.text_content(f'li.table-tile[data-table="{t.name}"]')
             assert "Escape From Horrible Mountain 2" in tile
             assert all(p in tile for p in t.header.players)
+            assert "points" in tile and "draw pile ran out" in tile  # the game's headline figures
         page.evaluate("window.__marker = 'same page'")
 
         first = tables[0]
@@ -57,3 +58,22 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
         venue.stop()
         for t in tables:
             t.service.stop()
+
+
+GAMES = ("escape-master", "escape-house", "everest", "horrible-mountain-2", "the-mountain")
+
+
+def test_every_game_shows_its_headline_figures(tmp_path: Path, broker: Broker, page: Any) -> None:  # noqa: F811
+    services = [start_game_table(tmp_path, f"g{i}", broker.port, game) for i, game in enumerate(GAMES)]
+    venue = start_venue(tmp_path, broker.port)
+    try:
+        assert wait_for(lambda: len(venue.store.tables("cafe")) == len(GAMES))
+        page.goto(venue.url)
+        for i, game in enumerate(GAMES):
+            # the game's own figures, read from its published scoreboard (not the generic fallback)
+            headline = page.wait_for_selector(f'li.table-tile[data-table="g{i}"] dl.headline[data-game="{game}"]', timeout=60_000)
+            assert "—" not in headline.inner_text(), (game, headline.inner_text())
+    finally:
+        venue.stop()
+        for s in services:
+            s.stop()

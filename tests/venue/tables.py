@@ -84,6 +84,15 @@ def start_table(tmp_path: Path, name: str, port: int, seed: int, extra: str = ""
     return Table(name, service, header, list(moves), codec=get_game("horrible-mountain-2").codec)
 
 
+def start_game_table(tmp_path: Path, name: str, port: int, game_id: str) -> TableService:
+    """A real table service serving ``game_id`` as ``companion init --no-hardware`` sets it up, publishing."""
+    folder = tmp_path / name
+    folder.mkdir()
+    config = folder / "table.toml"
+    config.write_text(no_hardware_config(game_id, host="127.0.0.1", port=0) + broker_section(port, name), encoding="utf-8")
+    return TableService(load_config(config), pin=PIN).start()
+
+
 def start_venue(tmp_path: Path, port: int, broker: BrokerConfig | None = None) -> VenueService:
     config = VenueConfig(
         broker=broker or BrokerConfig(host="127.0.0.1", port=port, venue=VENUE, table="venue"),

@@ -6,10 +6,30 @@
   const body = document.body;
   const page = body.dataset.page;
 
-  // The game's own headline figures: the first stats its scoreboard panel draws.
+  // Each game's headline figures, read from its public scoreboard as the table published it (keys:
+  // docs/games/<game>.md, "Scoreboard"). Nothing is computed here: the venue runs no rules.
+  const per = (obj, fmt) => Object.entries(obj || {}).map(([k, v]) => k + " " + fmt(v)).join(" · ");
+  const HEADLINES = {
+    "escape-master": (s) => [["faults (breaking point " + s.breaking_point + ")", per(s.faults, String)], ["round", s.round]],
+    "escape-house": (s) => [["penalty clocks", s.clocks], ["main puzzles left", s.main_left], ["alive", (s.alive || []).length]],
+    "everest": (s) => [["damage", per(s.damage, String)], ["round", s.round]],
+    "horrible-mountain-2": (s) => [["points", per(s.scores, (v) => String(v.total !== null && v.total !== undefined ? v.total : v.cubes))],
+      ["draw pile ran out", (s.exhausted || 0) + "/3"]],
+    "the-mountain": (s) => [["health", s.health], ["threats left", s.threats_left], ["score", s.score]],
+  };
+
   function headline(board) {
-    const panel = TC.games.render(board);
-    const stats = [...panel.querySelectorAll(".stat")].slice(0, 3);
+    const pick = HEADLINES[board.game];
+    if (pick && board.scoreboard) {
+      try {
+        return el("dl", { class: "headline", "data-game": board.game },
+          pick(board.scoreboard).map(([label, value]) => [el("dt", {}, label), el("dd", {}, value === undefined || value === null ? "—" : String(value))]));
+      } catch (err) {
+        console.error("headline", err); // a scoreboard this page does not know: the panel's own figures below
+      }
+    }
+    // Any other game: the first figures its own scoreboard panel draws.
+    const stats = [...TC.games.render(board).querySelectorAll(".stat")].slice(0, 3);
     return stats.length ? el("div", { class: "stats headline" }, stats) : el("div", { class: "headline muted" }, "—");
   }
 

@@ -19,6 +19,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from companion.core import JsonObject
 from companion.venue.standings import standings
 from companion.venue.store import VenueStore
+from web.hosts import allowed_hosts, host_name, own_addresses
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +34,24 @@ Status = Callable[[], JsonObject]
 
 def create_venue_app(store: VenueStore, venue: str, status: Status | None = None, test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__)  # web/templates and web/static, shared with the table's pages (live.js, games/*.js)
-    app.config.update(HEARTBEAT_S=HEARTBEAT_S)
+    app.config.update(HEARTBEAT_S=HEARTBEAT_S, BIND_HOST=None, ALLOWED_HOSTS=(), PUBLIC_URL=None)
     if test_config:
         app.config.update(test_config)
+    if app.config["BIND_HOST"] in ("0.0.0.0", "::"):
+        app.extensions["own_addresses"] = own_addresses()
     stopping = threading.Event()
     app.extensions["venue_stopping"] = stopping
 
     def own_status() -> JsonObject:
         return {"store": store.counts(), **(status() if status is not None else {})}
+
+    @app.before_request
+    def _only_our_names() -> Response | None:
+        # As the table's pages (web.hosts): a page elsewhere must not read the venue through DNS rebinding.
+        if host_name(request.host) in allowed_hosts(app):
+            return None
+        log.warning("refused a request for an unknown host name (%d characters)", len(request.host))
+        return Response("this address is not one the venue answers to\n", status=421, mimetype="text/plain")
 
     @app.after_request
     def _security_headers(response: Any) -> Any:

@@ -22,6 +22,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--db", default="venue.sqlite", help="the venue's own database (default venue.sqlite)")
     p.add_argument("--host", default="0.0.0.0", help="the address to serve the venue page on (default every interface)")
     p.add_argument("--port", type=int, default=8090, help="the venue page's port (default 8090; 0 = any free port)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="a name the page answers to besides this machine's own (repeat for more)")
     p.add_argument("--username", default="", help=f"the venue's broker user (its password in ${PASSWORD_ENV})")
     p.add_argument("--ca-file", default="", help="the CA certificate of the broker's TLS listener (TLS is on when given)")
     p.set_defaults(run=run)
@@ -54,7 +56,9 @@ def broker_config(args: argparse.Namespace) -> BrokerConfig:
 def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
     from companion.venue.service import VenueConfig, VenueService
 
-    config = VenueConfig(broker=broker_config(args), db=Path(args.db), host=args.host, port=args.port)
+    config = VenueConfig(
+        broker=broker_config(args), db=Path(args.db), host=args.host, port=args.port, hosts=tuple(args.allow_host)
+    )
     waiter = stop or threading.Event()
     if stop is None and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda signum, frame: waiter.set())

@@ -28,6 +28,8 @@ class VenueConfig:
     host: str = "0.0.0.0"
     port: int = 8090
     threads: int = 32
+    hosts: tuple[str, ...] = ()
+    """Names the page answers to besides this machine's own (as ``[web] hosts`` for a table)."""
     client_id: str = "venue"
 
 
@@ -53,7 +55,7 @@ class VenueService:
     def status(self) -> JsonObject:
         b = self.config.broker
         return {
-            "broker": f"{b.host}:{b.port} ({'connected' if self.collector.connected else 'not connected'})",
+            "broker": f"{b.host}:{b.port} ({'connected' if self.collector.subscribed else 'not connected'})",
             "collector": dict(self.collector.counters),
         }
 
@@ -61,7 +63,10 @@ class VenueService:
         from web.venue import create_venue_app
 
         self.collector.start()
-        app = create_venue_app(self.store, self.config.broker.venue, self.status)
+        app = create_venue_app(
+            self.store, self.config.broker.venue, self.status,
+            {"BIND_HOST": self.config.host, "ALLOWED_HOSTS": tuple(self.config.hosts)},
+        )
         server: Any = create_server(app, host=self.config.host, port=self.config.port, threads=self.config.threads)
         self.web = VenueWeb(app, server)
         log.info("venue %s: page at %s", self.config.broker.venue, self.web.url)

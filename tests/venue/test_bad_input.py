@@ -4,6 +4,7 @@ requests get one warning and a count each, and never stop the venue or the table
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import signal
@@ -108,3 +109,16 @@ def test_companion_venue_starts_serves_and_stops_on_sigterm(tmp_path: Path, brok
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+
+
+def test_the_venue_page_answers_only_to_its_own_names(tmp_path: Path, broker: Broker) -> None:
+    venue = start_venue(tmp_path, broker.port)
+    try:
+        port = int(venue.url.rsplit(":", 1)[1].strip("/"))
+        for host, status in (("127.0.0.1", 200), ("localhost", 200), ("attacker.example", 421)):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("GET", "/api/tables", headers={"Host": f"{host}:{port}"})
+            assert conn.getresponse().status == status, host
+            conn.close()
+    finally:
+        venue.stop()

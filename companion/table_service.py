@@ -25,6 +25,7 @@ from companion.session import Session
 log = logging.getLogger(__name__)
 
 CAMERA_HEALTH_S = 2.0
+PUBLISH_FLUSH_S = 2.0
 
 
 class TableService:
@@ -60,6 +61,7 @@ class TableService:
         self.hardware: Any = None
         self.vision: Any = None
         self.web: WebServer | None = None
+        self.publisher: Any = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
@@ -74,6 +76,10 @@ class TableService:
             self.hardware.start()
         if self.config.camera is not None:
             self._start_camera()
+        if self.config.broker is not None:
+            from companion.publish import TablePublisher  # paho only for a table that publishes
+
+            self.publisher = TablePublisher(self.session, self.config.broker).start()
         self.web = start_web(self.session, self.config.web, self.pin, self.secret)
         self.web.app.extensions["host"] = self  # the console may start the next game
         self.public_url = lan_url(self.config.web.host, int(self.web.server.effective_port))
@@ -96,6 +102,9 @@ class TableService:
         game.new_state(header)  # a setup that cannot start is refused before anything changes
 
         def swap(old: Session) -> Session:
+            if self.publisher is not None:  # the venue gets the last game whole if the broker is there
+                self.publisher.stop(flush_s=PUBLISH_FLUSH_S)
+                self.publisher = None
             old.stop()
             self.log.close()
             archived = move_aside(self.config.log_path)
@@ -106,6 +115,10 @@ class TableService:
             remember_console_game(self.config.log_path, header)
             log.info("new game of %s for %s; the last one is kept in %s", game.id, ", ".join(header.players), archived)
             self.session, self.game = session, game
+            if self.config.broker is not None:
+                from companion.publish import TablePublisher
+
+                self.publisher = TablePublisher(session, self.config.broker).start()  # the new game, a new instance
             return session
 
         if self.web is None:
@@ -150,6 +163,8 @@ class TableService:
 
     def stop(self) -> None:
         self._stop.set()
+        if self.publisher is not None:
+            self.publisher.stop()
         if self.web is not None:
             self.web.close()
         if self.hardware is not None:

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "companion.cli.enroll",
     "companion.cli.hw",
     "companion.cli.camera",
+    "companion.cli.venue",
 )
 
 

@@ -21,6 +21,7 @@ from companion.core import Header
 from companion.session import Session
 from web.auth import PinGuard, RefereeGrants, game_key
 from web.broadcast import Broadcaster
+from web.headers import add_security_headers
 
 log = logging.getLogger(__name__)
 
@@ -88,16 +89,7 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
 
     @app.after_request
     def _security_headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        # "same-origin": our own form posts carry a real Origin (with "no-referrer" Chromium sends "null").
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-            "frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
-        )
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
+        return add_security_headers(response, form_action="'self'")
 
     @app.errorhandler(RecursionError)
     @app.errorhandler(OverflowError)

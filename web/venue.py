@@ -19,6 +19,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from companion.core import JsonObject
 from companion.venue.standings import standings
 from companion.venue.store import VenueStore
+from web.headers import add_security_headers
 from web.hosts import allowed_hosts, host_name, own_addresses
 
 log = logging.getLogger(__name__)
@@ -55,15 +56,7 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
 
     @app.after_request
     def _security_headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
-            "frame-ancestors 'none'; form-action 'none'; base-uri 'none'",
-        )
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
+        return add_security_headers(response, form_action="'none'")
 
     def known_table(table: str) -> str:
         instance = store.current(venue, table)

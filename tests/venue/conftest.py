@@ -52,6 +52,14 @@ class Broker:
             self.proc = None
 
 
+def password_file(path: Path, users: tuple[str, ...]) -> Path:
+    """A Mosquitto password file at ``path`` giving each user the password ``pw-<user>``."""
+    path.touch()
+    for user in users:
+        subprocess.run([MOSQUITTO_PASSWD, "-b", str(path), user, f"pw-{user}"], check=True)
+    return path
+
+
 def require_mosquitto() -> None:
     """Skip (with the reason) only where mosquitto truly cannot be installed; on CI it must be there."""
     missing = [p for p in (MOSQUITTO, MOSQUITTO_PASSWD) if not Path(p).exists()]

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.venue.conftest import MOSQUITTO_PASSWD, RUN_AS, Broker, free_port, require_mosquitto
+from tests.venue.conftest import RUN_AS, Broker, free_port, password_file, require_mosquitto
+from tests.venue.tables import wait_for
 
 ACL = """\
 user venue
@@ -39,22 +38,10 @@ def client(port: int, user: str, seen: list[tuple[str, str]] | None = None) -> m
     return c
 
 
-def wait_until(check: Any, timeout: float = 60.0) -> bool:
-    """Poll with a generous deadline: nothing here is a timed assertion."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return True
-        time.sleep(0.02)
-    return False
-
-
 def test_a_table_cannot_publish_as_another(tmp_path: Path) -> None:
     require_mosquitto()
     passwd = tmp_path / "passwd"
-    passwd.touch()
-    for user in ("venue", "t1", "t2"):
-        subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, f"pw-{user}"], check=True)
+    password_file(passwd, ("venue", "t1", "t2"))
     (tmp_path / "acl").write_text(ACL)
     broker = Broker(tmp_path, free_port())
     broker.conf.write_text(
@@ -74,7 +61,7 @@ def test_a_table_cannot_publish_as_another(tmp_path: Path) -> None:
         t1.publish("venue/cafe/t2/event", json.dumps({"seq": 99}), qos=1).wait_for_publish(60)
         t1.publish("venue/cafe/t1/event", json.dumps({"seq": 2}), qos=1).wait_for_publish(60)
         # One connection's messages reach a subscriber in order: once seq 2 is in, seq 99 would have come before it.
-        assert wait_until(lambda: len(seen) >= 2)
+        assert wait_for(lambda: len(seen) >= 2)
         assert seen == [("venue/cafe/t1/event", '{"seq": 1}'), ("venue/cafe/t1/event", '{"seq": 2}')]
     finally:
         for c in (venue, t1):

@@ -15,7 +15,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.config import BrokerConfig
-from tests.venue.conftest import MOSQUITTO_PASSWD, RUN_AS, Broker, free_port, require_mosquitto
+from tests.venue.conftest import RUN_AS, Broker, free_port, password_file, require_mosquitto
 from tests.venue.tables import start_table, start_venue, wait_for
 from tests.venue.test_acl import ACL
 
@@ -46,9 +46,7 @@ def tls_broker(tmp_path: Path) -> Broker:
     require_mosquitto()
     ca, cert, key = make_certificates(tmp_path)
     passwd = tmp_path / "passwd"
-    passwd.touch()
-    for user in ("venue", "t1"):
-        subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, f"pw-{user}"], check=True)
+    password_file(passwd, ("venue", "t1"))
     (tmp_path / "acl").write_text(ACL)
     broker = Broker(tmp_path, free_port())
     broker.conf.write_text(

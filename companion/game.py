@@ -104,6 +104,13 @@ class Game(ABC, Generic[S]):
             return Verdict.illegal(GAME_OVER.id, "the game is over; start a new game to play on")
         return self.check(state, move)
 
+    def judge_seen(self, state: S, move: Move, viewer: str | None) -> Verdict:
+        """How a page may mark ``move`` for ``viewer`` (None: the referee, who sees everything): the
+        engine's own judgment, except where a game's verdict turns on cards the viewer cannot see
+        (Escape Master's Draw! call is legal only when nobody can play). There the game judges only
+        what the viewer can see, the page offers the move, and the engine decides when it is sent."""
+        return self.judge(state, move)
+
     def play(self, state: S, move: Move) -> tuple[Verdict, S]:
         """Judge and, if legal, apply. An illegal move leaves the state as it was."""
         verdict = self.judge(state, move)

@@ -145,7 +145,7 @@ class Builder:
             if n >= CANDIDATE_LIMIT:
                 log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
                 break
-            if move.by != by or not self.game.judge(self.state, move).ok:
+            if move.by != by or not self.game.judge_seen(self.state, move, self.viewer).ok:
                 continue
             form = move_form(move)
             key = repr(form)

@@ -71,7 +71,7 @@ def test_draw_call_everyone_draws_the_caller_last() -> None:
 def test_draw_call_does_not_take_effect_while_someone_can_play() -> None:
     state = ok(started({A: ["start-1", "joe-2"], B: ["robot-8"], C: ["teen-4"]}), mv(A, "play", card="start-1", pile="new", t=1.0))
     verdict = bad(state, mv(C, "call_draw", t=2.0), R.CALL_DRAW)
-    assert verdict.why == "ben can still play, so the Draw! call does not take effect"
+    assert verdict.why == "someone can still play, so the Draw! call does not take effect"  # never who: hands are hidden
     bad(state, mv(None, "call_draw", t=2.0), R.WHO)
 
 

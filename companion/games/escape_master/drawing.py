@@ -72,6 +72,19 @@ def apply_draw(state: State, move: Draw) -> State:
 
 
 def check_call_draw(state: State, move: CallDraw) -> Verdict:
+    """A Draw! call takes effect only when nobody can play (the hands decide, so a refusal says that
+    someone can, never who: the caller cannot see the others' hands)."""
+    bad = check_call_draw_seen(state, move)
+    if bad.ok and any(state.playing(i) and P.has_playable(state, i) for i in state.players_in):
+        return Verdict.illegal(
+            R.CALL_DRAW, "someone can still play, so the Draw! call does not take effect",
+            "play on; call Draw! when nobody can play",
+        )
+    return bad
+
+
+def check_call_draw_seen(state: State, move: CallDraw) -> Verdict:
+    """Everything a Draw! call needs that every player can see: all but whether anyone can play."""
     who, bad = need_player(state, move, "a Draw! call")
     if bad:
         return bad
@@ -89,13 +102,6 @@ def check_call_draw(state: State, move: CallDraw) -> Verdict:
     owing = [state.name(i) for i in state.players_in if rnd.owes(i)]
     if owing:
         return Verdict.illegal(R.CALL_DRAW, f"{', '.join(owing)} must first draw for a Draw +3 trap", "draw those first")
-    able = [state.name(i) for i in state.players_in if state.playing(i) and P.has_playable(state, i)]
-    if able:
-        verb = "can" if len(able) == 1 else "can each"
-        return Verdict.illegal(
-            R.CALL_DRAW, f"{', '.join(able)} {verb} still play, so the Draw! call does not take effect",
-            "play on; call Draw! when nobody can play",
-        )
     return Verdict.legal()
 
 

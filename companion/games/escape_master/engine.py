@@ -72,6 +72,11 @@ class EscapeMaster(Game[State]):
             raise TypeError(f"{type(move).__name__} is not an Escape Master move")
         return handler[0](state, move)
 
+    def judge_seen(self, state: State, move: Move, viewer: str | None) -> Verdict:
+        if viewer is not None and isinstance(move, M.CallDraw) and self.outcome(state) is None:
+            return drawing.check_call_draw_seen(state, move)  # whether anyone can play is in the hands
+        return self.judge(state, move)
+
     def apply(self, state: State, move: Move) -> State:
         handler = HANDLERS.get(type(move))
         if handler is None:

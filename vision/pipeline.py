@@ -40,7 +40,7 @@ from vision.settings import VisionSettings
 from vision.sources import FrameSource
 from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
-from vision.stability import UNSEEN, FaceVote, SettledZone, ZoneStabiliser
+from vision.stability import UNSEEN, UNSEEN_PAWNS, FaceVote, SettledZone, ZoneStabiliser
 from vision.visibility import VisibilityMap
 from vision.zones import check_zones
 
@@ -168,13 +168,17 @@ class VisionPipeline:
                     if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
                         why = None  # what covers the card lies only on the part the next row hides
                 if zone.kind is ZoneKind.GRID:
-                    # glare hides no pawn when every pawn is in view; with one missing, any glint may be why
+                    # glare hides no pawn when every pawn is in view; with one missing, any glint may be
+                    # why, and then only the missing pawns are unseen: the pawns in view are still seen
                     if self._all_pawns(observation):
                         why = None if why == "glare" else why
-                    elif why is None and view.glare_at_least(zone, self._pad[zone.kind], 0.5 * s_pawn_area):
+                    elif why == "glare" or (why is None and view.glare_at_least(zone, self._pad[zone.kind], 0.5 * s_pawn_area)):
                         # a missing pawn may be under a patch of glare that big, unless it lies in view off the board
+                        why = None
                         if not self._missing_seen_elsewhere(seen_frame, calibration, zone, observation):
-                            why = "glare"
+                            observation = self._pawns_unseen(observation)
+                            missing = observation.payload["state"][UNSEEN_PAWNS]
+                            unseen.append((zone.name, f"glare may hide the pawn of {', '.join(missing)}"))
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:
@@ -204,6 +208,13 @@ class VisionPipeline:
         xs = [c[1] for c in self.settings.markers.centres]
         ys = [c[2] for c in self.settings.markers.centres]
         return missing <= self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
+
+    def _pawns_unseen(self, observation: Observation) -> Observation:
+        """The grid's view with the missing pawns marked unseen (:data:`UNSEEN_PAWNS`), not absent."""
+        state = observation.payload["state"]
+        pawns = state.get("pawns")
+        missing = sorted(self._players - set(pawns if isinstance(pawns, dict) else ()))
+        return dataclasses.replace(observation, payload={**observation.payload, "state": {**state, UNSEEN_PAWNS: missing}})
 
     def _all_pawns(self, observation: Observation) -> bool:
         pawns = observation.payload["state"].get("pawns")

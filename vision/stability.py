@@ -28,6 +28,9 @@ class SettledZone:
 
 
 UNSEEN = "unseen"
+UNSEEN_PAWNS = "unseen_pawns"
+"""In a grid's view: the players whose pawns the camera cannot see (glare may hide them), while it
+sees the others; the engine judges only the pawns seen."""
 """A view's state holds only this key (with a reason) when the camera cannot see the zone."""
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import importlib
 import json
 from pathlib import Path
@@ -159,6 +161,16 @@ def test_camera_disagreeing_names_the_yeti_and_where_to_put_it() -> None:
     assert isinstance(junk, Unexplained) and "unreadable" in junk.what
     nothing = GAME.interpret(state, grid("nope"))
     assert isinstance(nothing, Unexplained)
+
+
+def test_a_pawn_the_camera_cannot_see_is_not_judged_the_others_are() -> None:
+    state = start()
+    hidden = Observation("camera", 1.0, ObservationKind.VISION, {"zone": "grid", "zone_kind": "grid", "player": None,
+                         "index": None, "state": {"pawns": {A: [1, 5], B: [8, 5], C: [8, 2]}, "unseen_pawns": [D]}})
+    assert GAME.interpret(state, hidden) is None  # glare may hide dev's pawn: nothing to say of it
+    wrong = dataclasses.replace(hidden, payload={**hidden.payload, "state": {"pawns": {A: [1, 5], B: [4, 3], C: [8, 2]}, "unseen_pawns": [D]}})
+    seen = GAME.interpret(state, wrong)
+    assert isinstance(seen, Unexplained) and seen.fix == "move ben's yeti to (8,5)" and "dev" not in seen.what
 
 
 def test_camera_after_resolution_and_off_the_board() -> None:

@@ -184,3 +184,11 @@ def test_a_pawn_off_the_board_in_plain_view_is_not_taken_for_one_hidden_by_glare
     assert scene.truth.pawn_squares["green"] is None  # green lies beside the board
     trial = run_trial("pawns", BY_NAME["glare-4"], [5])  # and glare on the board could hide a pawn
     assert trial.outcome("pawn squares").correct == 4
+
+
+def test_glare_that_may_hide_one_pawn_leaves_the_others_seen() -> None:
+    """Glare-4's first scene washes one pawn out: that pawn is unseen (never guessed absent), and the
+    three in view are still read; the grid is not unseen as a whole."""
+    trial = run_trial("pawns", BY_NAME["glare-4"], [0])
+    outcome = trial.outcome("pawn squares")
+    assert (outcome.correct, outcome.unsure, outcome.wrong) == (3, 1, 0)

@@ -1,7 +1,8 @@
 """From the camera to the game (DESIGN.md "What the sensors see": Everest).
 
 The camera reports pawn squares on the 8x6 grid (VISION, zone kind "grid", state {"pawns": {player:
-[x, y]}}). Plans and dice come from a person, so the camera never makes a move: it either agrees
+[x, y]}}, and "unseen_pawns": [player, ...] for pawns it cannot see, glare may hide them: those are
+not judged). Plans and dice come from a person, so the camera never makes a move: it either agrees
 with the state (None) or is Unexplained, naming each yeti out of place and where to put it.
 """
 
@@ -36,6 +37,8 @@ def interpret(state: EverestState, observation: Observation) -> Move | Unexplain
     pawns = seen.get("pawns") if isinstance(seen, dict) else None
     if not isinstance(pawns, dict):
         return Unexplained(zone, "the camera's grid report has no pawns", "check the camera and the pawn markers")
+    raw_unseen = seen.get("unseen_pawns", [])
+    unseen = {str(p) for p in raw_unseen} if isinstance(raw_unseen, list) else set()
     problems: list[str] = []
     fixes: list[str] = []
     for player in pawns:
@@ -43,6 +46,8 @@ def interpret(state: EverestState, observation: Observation) -> Move | Unexplain
             problems.append(f"a pawn marked {player}, who is not playing")
             fixes.append(f"take the {player} pawn off the board")
     for seat, player in enumerate(state.players):
+        if player in unseen and player not in pawns:
+            continue  # glare may hide this pawn: the camera says nothing of it
         want = state.positions[seat]
         raw = pawns.get(player)
         got = _square(raw) if raw is not None else None

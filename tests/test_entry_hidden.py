@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from companion.core import Header, Move
+from companion.entry.picks import Pick
 from companion.entry.builder import Builder, Draft, DraftError
 from companion.game import Game
 from companion.games import get_game
@@ -89,11 +90,12 @@ def visible(game: Game[Any], state: Any, player: str, names: dict[str, str]) -> 
     """The cards ``player`` may see now: in their own view or on the public scoreboard.
 
     Horrible Mountain 2's Discard Pile counts as seen: every card in it was laid there face up by a
-    public move (the log names it), though the board shows only its top. (Not covered: after the
-    adventurer's secret ``search_discard`` the pile's contents tell which card was taken.)"""
+    public move (the log names it), though the board shows only its top; after the adventurer's secret
+    ``search_discard`` the Evil Master still counts the searched card in it (the pile as he knows it;
+    the test at the end of this file)."""
     seen = named(text(game.view(state, player)) + text(game.scoreboard(state)), names)
     if game.id == "horrible-mountain-2":
-        seen |= state.discard_cards()
+        seen |= state.discard_as_seen(state.seat(player))
     return seen
 
 
@@ -334,3 +336,37 @@ def test_call_draw_is_offered_alike_whether_or_not_others_can_play() -> None:
     assert twin is not None and game.view(twin, "ben") == game.view(state, "ben")
     players = header.players
     assert Builder(game, twin, players, "ben").offer(Draft("ben")) == Builder(game, state, players, "ben").offer(Draft("ben"))
+
+
+def test_after_a_secret_search_the_evil_masters_page_cannot_tell_which_card_left_the_pile() -> None:
+    """Horrible Mountain 2's variant: the adventurer takes any card of the Discard Pile in secret. Two
+    states that differ only in which card was taken look the same to the Evil Master, and his page
+    offers the same: every card he saw go to the pile, each judged alike, whichever is gone."""
+    game = get_game("horrible-mountain-2")
+    header, moves = horrible_mountain_2_playout.random_playout(2, max_moves=200, variant=True)
+    at = next(i for i, m in enumerate(moves) if m.verb == "search_discard")
+    state = game.new_state(header)
+    for move in moves[: at + 1]:
+        _, state = game.play(state, move)
+    taken = moves[at].card  # type: ignore[attr-defined]
+    assert state.searched == taken and state.discard_unordered, "the search left an unordered pile"
+    other = min(state.discard_unordered)
+    adventurer = 1 - state.seat(header.players[0]) if state.seat(header.players[0]) == 0 else 0
+    hands = list(state.hands)
+    hands[adventurer] = hands[adventurer] - {taken} | {other}
+    twin = dataclasses.replace(state, hands=tuple(hands), searched=other,
+                               discard_unordered=state.discard_unordered - {other} | {taken})
+    evil = state.names[0]
+    assert game.view(twin, evil) == game.view(state, evil) and game.scoreboard(twin) == game.scoreboard(state)
+    while state.turn != 0 or state.phase.value != "play":  # on to the Evil Master's turn, in both states alike
+        nxt = moves[at + 1]
+        at += 1
+        _, state = game.play(state, nxt)
+        _, twin = game.play(twin, nxt)
+    players = header.players
+    for draft in (Draft(evil), Draft(evil, verb="take_discard")):
+        assert Builder(game, twin, players, evil).offer(draft) == Builder(game, state, players, evil).offer(draft)
+    public = {c.value for c in game.choices(state, evil, evil, Pick.PUBLIC_CARD, False) or ()}
+    assert {taken, other} <= public  # the pile as he saw it fill, whichever card is gone
+    unseen = {c.value for c in game.choices(state, evil, evil, Pick.UNSEEN_CARD, False) or ()}
+    assert taken not in unseen and other not in unseen

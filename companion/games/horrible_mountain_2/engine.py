@@ -10,13 +10,14 @@ from companion.entry.picks import Choice, Pick
 from companion.entry.setup import SetupForm
 from companion.game import Game
 from companion.games.horrible_mountain_2 import checks, entry, table, transitions, views
-from companion.games.horrible_mountain_2.moves import MOVE_TYPES
+from companion.games.horrible_mountain_2.moves import MOVE_TYPES, TakeDiscard
 from companion.games.horrible_mountain_2.options import Options
 from companion.games.horrible_mountain_2.rules import RULES
 from companion.games.horrible_mountain_2.scoring import winner
 from companion.games.horrible_mountain_2.setup import build_state
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
+from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, evolve
 from companion.games.horrible_mountain_2.cards import DECK as _DECK
+from companion.games.horrible_mountain_2.cards import sort_cards
 
 
 class HorribleMountain2(Game[State]):
@@ -39,7 +40,20 @@ class HorribleMountain2(Game[State]):
         return checks.check(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        return transitions.apply(state, move)
+        after = transitions.apply(state, move)
+        if after.searched is not None and after.searched not in after.hands[ADVENTURER]:
+            after = evolve(after, searched=None)  # the searched card is out in the open again
+        return after
+
+    def judge_seen(self, state: State, move: Move, viewer: str | None) -> Verdict:
+        """After a secret search the Evil Master's page judges a take from the Discard Pile by the
+        pile he knows: the searched card is judged as any card still in it would be."""
+        seat = state.seat(viewer)
+        if seat == EVIL and isinstance(move, TakeDiscard) and move.card is not None and move.card == state.searched:
+            stand_in = next(iter(sort_cards(state.discard_unordered)), None)
+            if stand_in is not None:
+                return self.judge(state, move.replace(card=stand_in))
+        return self.judge(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.OVER:

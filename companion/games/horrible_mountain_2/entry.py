@@ -23,7 +23,7 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
-from companion.games.horrible_mountain_2.state import Phase, State
+from companion.games.horrible_mountain_2.state import EVIL, Phase, State
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -66,7 +66,10 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
             yield TakeTable(by=by, cube=cube, replacement=card)  # type: ignore[arg-type]
         if state.discard_top is not None:
             yield TakeDiscard(by=by, cube=cube)  # type: ignore[arg-type]
-        for card in sort_cards(state.discard_unordered):
+        unordered = state.discard_unordered
+        if state.discard_unordered and seat == EVIL and state.searched is not None:
+            unordered = unordered | {state.searched}  # as far as he knows, it may still be there
+        for card in sort_cards(unordered):
             yield TakeDiscard(by=by, cube=cube, card=card)  # type: ignore[arg-type]
     for two in permutations(hand, 2):  # the order says which card ends on top of the Discard Pile
         for slots in combinations(SLOTS, 2):
@@ -86,12 +89,12 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
         seat = state.seat(by if viewer is None else viewer)
         return [] if seat is None else [_card(c) for c in sort_cards(state.hands[seat])]
     if pick is Pick.PUBLIC_CARD:
-        return [_card(c) for c in sort_cards(state.discard_cards())]
+        return [_card(c) for c in sort_cards(state.discard_as_seen(state.seat(viewer)))]
     if pick is Pick.UNSEEN_CARD:
         if viewer is None:
             return [_card(c) for c in sort_cards(state.draw_pile)]
         seat = state.seat(viewer)
-        seen = set(state.table) | set(state.discard_cards())
+        seen = set(state.table) | set(state.discard_as_seen(state.seat(viewer)))
         if seat is not None:
             seen |= state.hands[seat]
         return [_card(c) for c in DECK if c not in seen]

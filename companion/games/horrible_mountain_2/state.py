@@ -64,6 +64,9 @@ class State:
     """The adventurer's hand as the Evil Master saw it when he examined it."""
     turns: int
     """Turns completed since play began."""
+    searched: str | None = None
+    """The card the adventurer took by a secret ``search_discard``, while it stays in their hand: to
+    the Evil Master it may still be anywhere in the Discard Pile (what his page offers says no more)."""
 
     # -- small questions ------------------------------------------------------------------------
 
@@ -89,6 +92,13 @@ class State:
 
     def discard_cards(self) -> frozenset[str]:
         return self.discard_unordered.union(self.discard)
+
+    def discard_as_seen(self, seat: int | None) -> frozenset[str]:
+        """The Discard Pile as ``seat`` knows it (None: the referee): after the adventurer's secret
+        search the Evil Master cannot tell which card left it."""
+        if seat == EVIL and self.searched is not None:
+            return self.discard_cards() | {self.searched}
+        return self.discard_cards()
 
     def slot_of_cube(self, colour: str) -> int | None:
         """The slot (1-5) whose cube has this colour."""

@@ -152,7 +152,8 @@ def apply(state: State, move: Move) -> State:
             state = evolve(state, discard=tuple(reversed(move.order)), discard_unordered=frozenset())
         else:
             state = _known_if_single(evolve(state, discard=(), discard_unordered=pile))
-        state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}))
+        state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}),
+                       searched=move.card)
         return _after_taking(state)
     raise TypeError(f"no apply for {type(move).__name__}")  # pragma: no cover
 

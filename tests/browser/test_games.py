@@ -293,30 +293,26 @@ def test_everest_draws_the_height_map_and_moves_the_yetis_live(table: Any, watch
 def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table: Any, watched: Any) -> None:
     t = table("everest", 3)
     watched.goto(t.link("red"))
-    watched.wait_for_selector("#plan-form", timeout=WAIT_MS)
     watched.wait_for_selector('[data-plan-state="open"]', timeout=WAIT_MS)
+    watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+    assert "Plan 3 coins below" in watched.inner_text('[data-plan-state="open"]')
     seq = t.session.log.last_seq
-    watched.click("#plan-form button[type=submit]")  # nothing chosen yet: refused on the page
-    assert "Choose a coin" in watched.inner_text(".plan-summary")
-    assert t.session.log.last_seq == seq
 
-    def choose(step: int, coin: str, face: str, direction: str) -> None:
-        for name, value in (("coin", coin), ("face", face), ("dir", direction)):
-            watched.click(f'fieldset[data-step="{step}"] label:has(input[name="{name}-{step}"][value="{value}"])')
+    def tap(label: str) -> None:  # a planned coin's tile, by the words on it
+        watched.locator('.step [data-tap^="value:"]', has_text=label).first.click()
+        watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
 
-    choose(1, "2", "value", "N")
-    # a coin used once cannot be chosen again for another step
-    assert watched.locator('input[name="coin-2"][value="2"]').is_disabled()
-    choose(2, "blank", "value", "E")
-    choose(3, "ace", "suit", "W")
-    assert "move 2 ↑ N" in watched.inner_text(".plan-summary")
-    assert "roar → E" in watched.inner_text(".plan-summary")
-    assert "snowball ← W" in watched.inner_text(".plan-summary")
-    watched.click("#plan-form button[type=submit]")
+    # the plan verb is chosen already (the one legal verb with fields): one tap per coin, first to last
+    tap("move 2 ↑ N")
+    tap("roar → E")
+    assert t.session.log.last_seq == seq  # nothing is sent until the plan is whole
+    tap("snowball (ace) ← W")
+    if watched.locator('.step [data-tap="finish"]').count():  # a list closes itself at its most
+        watched.locator('.step [data-tap="finish"]').first.click()
     watched.wait_for_selector(".locked", timeout=WAIT_MS)
     locked = watched.inner_text(".locked")
     assert "Plan locked in" in locked and "Waiting for the others: blue, green, yellow" in locked
-    assert watched.locator("#plan-form").is_hidden()
+    assert "move 2 ↑ N" in locked and "roar → E" in locked and "snowball ← W" in locked
 
     row = t.session.log.row(t.session.log.last_seq)
     assert row is not None and row.verdict is not None and row.verdict["ok"]
@@ -327,7 +323,7 @@ def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table:
     ]}
     assert t.scoreboard["planned"] == ["red"] and t.scoreboard["plans"] == {}  # still secret
 
-    # the others plan (the simulator's first-round plans): all revealed, the form closes
+    # the others plan (the simulator's first-round plans): all revealed together
     for move in t.moves[:4]:
         if move.by != "red":
             t.feed(move)
@@ -345,8 +341,11 @@ def test_everest_die_roll_asked_of_a_player_is_one_tap_on_their_page(table: Any,
     watched.goto(t.link(roll["by"]))
     watched.wait_for_selector(".roll-box", timeout=WAIT_MS)
     assert t.scoreboard["waiting"]["why"] in watched.inner_text(".roll-box")
+    watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
     seq = t.session.log.last_seq
-    watched.click(f'.roll-box button[data-roll="{roll["value"]}"]')
+    die = watched.locator('[data-tap^="quick:"]', has_text=f'roll · {roll["value"]} ·')
+    assert die.count() == 1, watched.inner_text("[data-builder]")
+    die.first.click()  # the die as it landed: one tap
     watched.wait_for_selector("#answer.legal", timeout=WAIT_MS)
     row = t.session.log.row(seq + 1)
     assert row is not None and row.move is not None and row.verdict is not None and row.verdict["ok"]

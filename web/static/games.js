@@ -5,9 +5,9 @@
 // TC.games.register(id, {board, view, entry}):
 //   board(board)             -> Node   the scoreboard panel from Session.board()
 //   view(view, player, board) -> Node  a player's private view from game.view(state, player)
-//   entry(ctx)               -> {node, update(data)}  a player's entry form (optional); it is
-//                               built once and updated on every refresh, so a half-filled form
-//                               is never wiped by someone else's move.
+//   entry(ctx)               -> {node, update(data)}  a part of a player's page above the move
+//                               builder (optional; Everest: where the plan stands); it is built
+//                               once and updated on every refresh.
 "use strict";
 (function () {
   const el = TC.el;

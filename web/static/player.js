@@ -1,5 +1,5 @@
 // A player's own page: their private view, refreshed on every public update, and their entries,
-// made by tapping (builder.js), plus a game's own form where it has one (Everest's secret plan).
+// made by tapping (builder.js), plus a game's own status part where it has one (where an Everest plan stands).
 "use strict";
 (function () {
   const el = TC.el;
@@ -42,7 +42,7 @@
     return result;
   }
 
-  // A game's own form (Everest's secret plan) beside the builder every game has.
+  // A game's own status part (where an Everest plan stands) above the builder every game has.
   part = TC.games.entry(gameId, { player, send });
   const builder = TC.builder({
     gameId,

@@ -59,10 +59,10 @@ def candidates(state: EverestState, by: str | None) -> Iterator[Move]:
 
 def planned_label(coin: str, face: str, way: str) -> str:
     """A planned coin as the table says it, as the revealed plans read: "move 2 ↑ N", "roar → E",
-    "snowball with the 3 ← W" (a snowball names its coin: the coin is spent either way)."""
+    "snowball (3) ← W" (a snowball names its coin: the coin is spent either way)."""
     arrow = f"{ARROWS[way]} {way}"
     if face == "suit":
-        return f"snowball with the {coin} {arrow}"
+        return f"snowball ({coin}) {arrow}"
     if coin == "blank":
         return f"roar {arrow}"
     return f"move {1 if coin == 'ace' else coin} {arrow}"

@@ -1,5 +1,5 @@
 // Everest: the yetis drawn on the height map, damage this round and usable coins per yeti, the
-// revealed plans and the round's events; a player's secret plan form. Keys: docs/games/everest.md.
+// revealed plans and the round's events; where a player's plan stands. Keys: docs/games/everest.md.
 "use strict";
 (function () {
   const el = TC.el;
@@ -7,7 +7,6 @@
   const { stat, tag, section, fold, playerColour, names } = TC.games.helpers;
 
   const W = 8, H = 6, CELL = 60, PAD = 22;
-  const COINS = ["blank", "ace", "2", "3", "4", "5"];
   const COIN_TEXT = { blank: "○", ace: "A", 2: "2", 3: "3", 4: "4", 5: "5" };
   const MP = { ace: 1, 2: 2, 3: 3, 4: 4, 5: 5 };
   const ARROWS = { N: "↑", E: "→", S: "↓", W: "←" };
@@ -165,161 +164,47 @@
     return el("div", { class: "everest view" }, parts);
   }
 
-  // -- the secret plan form ---------------------------------------------------------------------
+  // -- the plan's status on a player's page ---------------------------------------------------------
+  // The plan itself is entered with the move builder every page has (its coin tiles read "move 2 ↑ N",
+  // "snowball (3) ← W"; one way to plan, and a plan the rules refuse can still be sent on
+  // purpose). This part only says where the player stands: plan open, locked in, dazed, revealed.
 
-  function radio(name, value, text, cls) {
-    return el("label", { class: cls || "" }, el("input", { type: "radio", name, value }), el("span", {}, text));
-  }
-
-  function planEntry(ctx) {
+  function planStatus(ctx) {
     const node = el("div", { class: "plan-entry" });
-    const status = el("div", { class: "plan-status" });
-    const form = el("form", { id: "plan-form", class: "plan" });
-    const summary = el("p", { class: "plan-summary", "aria-live": "polite" });
-    const submit = el("button", { type: "submit", class: "primary" }, "Lock in my plan");
-    const steps = el("div", { class: "plan-steps" });
-    form.append(el("h3", {}, "Your secret plan"), steps, summary, submit);
-    node.append(status, form);
-    let shape = null;
-    let editing = false;
-    let last = null;
-
-    function chosen(step, what) {
-      const input = step.querySelector('input[name="' + what + "-" + step.dataset.step + '"]:checked');
-      return input ? input.value : null;
-    }
-
-    function coinsOf() {
-      return [...steps.querySelectorAll("fieldset.plan-step")].map((fs) => ({ coin: chosen(fs, "coin"), face: chosen(fs, "face"), dir: chosen(fs, "dir") }));
-    }
-
-    function sync() {
-      const picked = coinsOf();
-      steps.querySelectorAll("fieldset.plan-step").forEach((fs, i) => {
-        fs.querySelectorAll('input[name^="coin-"]').forEach((input) => {
-          const usedElsewhere = picked.some((c, j) => j !== i && c.coin === input.value);
-          input.disabled = usedElsewhere || input.dataset.aside === "1";
-        });
-        const c = picked[i];
-        const move = fs.querySelector('input[value="value"] + span');
-        move.textContent = c.coin === "blank" ? "Roar" : c.coin ? "Move " + (MP[c.coin] || c.coin) : "Move / roar";
-      });
-      summary.textContent = picked.map((c, i) => (i + 1) + ": " + (c.coin && c.face && c.dir ? coinAction(c) : "…")).join(" · ");
-    }
-
-    function build(count, aside) {
-      steps.replaceChildren(...Array.from({ length: count }, (_, k) => {
-        const i = k + 1;
-        return el("fieldset", { class: "plan-step", "data-step": String(i) },
-          el("legend", {}, ["1st", "2nd", "3rd"][k] + " coin"),
-          el("span", { class: "choice-label" }, "Coin"),
-          el("div", { class: "choices coin-choices" }, COINS.map((c) => {
-            const label = radio("coin-" + i, c, c);
-            if (aside.includes(c)) label.querySelector("input").dataset.aside = "1";
-            return label;
-          })),
-          el("div", { class: "plan-how" },
-            el("div", {},
-              el("span", { class: "choice-label" }, "Use it to"),
-              el("div", { class: "choices face-choices" }, radio("face-" + i, "value", "Move / roar"), radio("face-" + i, "suit", "Snowball"))),
-            el("div", {},
-              el("span", { class: "choice-label" }, "Direction"),
-              el("div", { class: "choices dirs" }, ["N", "W", "E", "S"].map((d) => radio("dir-" + i, d, ARROWS[d] + " " + d, "d-" + d)),
-                el("span", { class: "centre" }, "yeti")))));
-      }));
-      sync();
-    }
-
-    form.addEventListener("change", sync);
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      const coins = coinsOf();
-      const missing = coins.findIndex((c) => !c.coin || !c.face || !c.dir);
-      if (missing >= 0) {
-        summary.textContent = "Choose a coin, what to do with it and a direction for coin " + (missing + 1) + ".";
-        summary.className = "plan-summary error";
-        return;
-      }
-      summary.className = "plan-summary";
-      submit.disabled = true;
-      try {
-        const answer = await ctx.send({ do: "plan", coins });
-        if (answer.status === 200) editing = false;
-      } finally {
-        submit.disabled = false;
-        if (last) update(last);
-      }
-    });
 
     function lockedBox(v, waitingFor) {
-      const change = el("button", { type: "button", class: "change" }, "Change my plan");
-      change.addEventListener("click", () => { editing = true; update(last); });
       return el("div", { class: "locked", "data-locked": "1" },
         el("strong", {}, "Plan locked in"),
         el("p", {}, (v.plan || []).map((c, i) => el("span", { class: "plan-coin" }, (i + 1) + ". " + coinAction(c)))),
         el("p", {}, waitingFor.length ? "Waiting for the others: " + waitingFor.join(", ") + "." : "Everyone is in."),
-        el("p", { class: "note" }, "You may change it until the last plan is in; then all plans are revealed together."),
-        change);
-    }
-
-    // The game asks this player for a die roll (a conflict, a roar check or reaction): one tap.
-    function rollBox(w) {
-      const buttons = COINS.map((face) => {
-        const b = el("button", { type: "button", class: "die", "data-roll": face }, face);
-        b.addEventListener("click", async () => {
-          buttons.forEach((x) => { x.disabled = true; });
-          await ctx.send({ do: "roll", value: face });
-        });
-        return b;
-      });
-      return el("div", { class: "roll-box", "data-roll-for": w.why },
-        el("strong", {}, "Roll your die (" + w.why + ") and tap what it shows:"),
-        el("div", { class: "dice" }, buttons));
+        el("p", { class: "note" }, "You may change it until the last plan is in (plan again below); then all plans are revealed together."));
     }
 
     function update(data) {
-      last = data;
       const v = data.view;
       const me = ctx.player;
       const usable = (v.coins || {})[me] || 0;
-      const planning = v.phase === "plan";
-      const mine = Boolean(v.plan);
       const waitingFor = (v.waiting && v.waiting.verb === "plan" ? v.waiting.players : []).filter((p) => p !== me);
-      if (!planning) {
-        editing = false;
+      if (v.phase !== "plan") {
         const w = v.waiting;
         const rollNow = w && w.verb === "roll" && (w.players || []).includes(me);
-        status.replaceChildren(
-          rollNow ? rollBox(w) : null,
+        node.replaceChildren(
+          rollNow ? el("p", { class: "roll-box", "data-roll-for": w.why }, el("strong", {}, "Roll your die (" + w.why + ") and tap what it shows below.")) : null,
           el("p", { class: "waiting-box", "data-plan-state": "revealed" },
             v.phase === "over" ? "The game is over." : "Plans are revealed: the round is being carried out. Your next plan opens when the round ends."));
-        form.hidden = true;
         return;
       }
       if (usable === 0) {
-        status.replaceChildren(el("p", { class: "waiting-box", "data-plan-state": "dazed" }, "Your yeti has no usable coin: it stands there dazed this round. No plan is needed."));
-        form.hidden = true;
+        node.replaceChildren(el("p", { class: "waiting-box", "data-plan-state": "dazed" }, "Your yeti has no usable coin: it stands there dazed this round. No plan is needed."));
         return;
       }
       const count = Math.min(3, usable);
-      const aside = v.aside_named || [];
-      const key = count + "|" + aside.join(",") + "|" + v.round;
-      if (key !== shape) {
-        shape = key;
-        build(count, aside);
-      }
-      if (mine && !editing) {
-        status.replaceChildren(lockedBox(v, waitingFor));
-        form.hidden = true;
-      } else {
-        status.replaceChildren(el("p", { class: "note", "data-plan-state": "open" },
-          "Plan " + count + (count === 1 ? " coin" : " coins") + ", in secret: first to last. Nobody sees it until every plan is in."));
-        form.hidden = false;
-      }
+      node.replaceChildren(v.plan ? lockedBox(v, waitingFor) : el("p", { class: "note", "data-plan-state": "open" },
+        "Plan " + count + (count === 1 ? " coin" : " coins") + " below, in secret: first to last. Nobody sees it until every plan is in."));
     }
 
     return { node, update };
   }
 
-  TC.games.register("everest", { board, view, entry: planEntry });
+  TC.games.register("everest", { board, view, entry: planStatus });
 })();

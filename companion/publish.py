@@ -28,14 +28,13 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import ssl
 import threading
 import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
+from companion.broker import client_for, topic
 from companion.config import BrokerConfig
 from companion.core import JsonObject
 from companion.log import LogRow
@@ -46,10 +45,6 @@ log = logging.getLogger(__name__)
 QUEUE_LIMIT = 1000
 """Row numbers waiting to be published; on overflow they are dropped and replayed from the log."""
 REPLAY_BATCH = 200
-
-
-def topic(venue: str, table: str, leaf: str) -> str:
-    return f"venue/{venue}/{table}/{leaf}"
 
 
 def instance_of(session: Session) -> str:
@@ -83,15 +78,8 @@ class TablePublisher:
         """paho message id → seq, for QoS 1 acknowledgements."""
         self._unsubscribe: Any = None
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=f"table-{config.venue}-{config.table}", protocol=mqtt.MQTTv5
-        )
-        if config.username:
-            self.client.username_pw_set(config.username, config.password)
-        if config.ca_file:
-            self.client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        self.client = client_for(config, f"table-{config.venue}-{config.table}")
         self.client.max_queued_messages_set(QUEUE_LIMIT)
-        self.client.reconnect_delay_set(1, 5)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
@@ -210,13 +198,12 @@ class TablePublisher:
             log.warning("broker %s:%d refused the table: %s", self.config.host, self.config.port, reason)
             return
         with self._lock:
-            self._sent = self._acked  # whatever was not acknowledged is sent again, in order, from the log
             self._high = self._acked
             self._pending.clear()
         client.subscribe(self._topic("replay"), qos=1)
         self._connected.set()
         self.counters["replays"] += 1
-        self._rewind(self._acked)
+        self._rewind(self._acked)  # whatever was not acknowledged is sent again, in order, from the log
         log.info("publishing to %s:%d as %s/%s", self.config.host, self.config.port, self.config.venue, self.config.table)
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-import ssl
 import threading
 import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
+from companion.broker import client_for, topic
 from companion.config import BrokerConfig
 from companion.venue.store import Stored, VenueStore
 
@@ -54,12 +53,7 @@ class VenueCollector:
         self._subscribing: set[int] = set()
         """Message ids of the subscriptions the broker has not acknowledged yet."""
         self._ticker = threading.Thread(target=self._tick, name="venue-ask", daemon=True)
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
-        if config.username:
-            self.client.username_pw_set(config.username, config.password)
-        if config.ca_file:
-            self.client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        self.client.reconnect_delay_set(1, 5)
+        self.client = client_for(config, client_id)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_subscribe = self._on_subscribe
@@ -93,7 +87,7 @@ class VenueCollector:
         if reason.is_failure:
             log.warning("broker %s:%d refused the venue: %s", self.config.host, self.config.port, reason)
             return
-        mids = [client.subscribe(f"venue/{self.config.venue}/+/{leaf}", qos=1)[1] for leaf in ("event", "board")]
+        mids = [client.subscribe(topic(self.config.venue, "+", leaf), qos=1)[1] for leaf in ("event", "board")]
         with self._lock:  # the acknowledgements come on this same thread, after this callback returns
             self._subscribing = {m for m in mids if m is not None}
         self._connected.set()
@@ -174,5 +168,5 @@ class VenueCollector:
                 return
             self._asked[key] = (t, start)
         self.counters["asked"] += 1
-        self.client.publish(f"venue/{venue}/{table}/replay", json.dumps({"instance": instance, "from": start}), qos=1)
+        self.client.publish(topic(venue, table, "replay"), json.dumps({"instance": instance, "from": start}), qos=1)
         log.info("asked %s/%s (game %s) to replay from %d", venue, table, instance, start)

@@ -1,0 +1,29 @@
+"""The venue's MQTT broker as both sides reach it: the topics, and a paho client set up from a
+``[broker]`` config (MQTT 5, the user's password, TLS with the venue's CA, quick reconnects).
+Tables publish through :mod:`companion.publish`, the venue listens through
+:mod:`companion.venue.collector`; both make their client here."""
+
+from __future__ import annotations
+
+import ssl
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from companion.config import BrokerConfig
+
+
+def topic(venue: str, table: str, leaf: str) -> str:
+    """``venue/<venue>/<table>/<leaf>`` (``+`` as the table subscribes to every table)."""
+    return f"venue/{venue}/{table}/{leaf}"
+
+
+def client_for(config: BrokerConfig, client_id: str) -> mqtt.Client:
+    """A paho client for ``config``, not yet connected; reconnects after 1 to 5 s."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+    if config.username:
+        client.username_pw_set(config.username, config.password)
+    if config.ca_file:
+        client.tls_set(ca_certs=config.ca_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.reconnect_delay_set(1, 5)
+    return client

@@ -19,6 +19,7 @@ from companion.core import Move
 from companion.entry.picks import Choice, FieldSpec, Pick
 from companion.entry.setup import SetupField, SetupForm
 from companion.errors import SetupError
+from companion.games.escape_house import live
 from companion.games.escape_house.cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
 from companion.games.escape_house.cardset import load_card_set, shipped_sets
 from companion.games.escape_house.moves import (
@@ -172,9 +173,7 @@ def _in_deck(state: State, room: str) -> list[str]:
     """The cards a draw from ``room``'s deck may name: those put back, and at a live table any draw
     card nobody has named yet while the deck still holds unnamed cards."""
     out = list(state.decks[room])
-    if state.hidden_in.get(room, 0):
-        out += [c for c in _unnamed(state, *DECK_KINDS) if c not in out]
-    return out
+    return out + [c for c in state.cards.ids(*DECK_KINDS) if c not in out and live.may_draw_unnamed(state, room, c)]
 
 
 def _unnamed(state: State, *kinds: Kind) -> list[str]:

@@ -15,7 +15,7 @@ from companion.games.horrible_mountain_2.options import Options
 from companion.games.horrible_mountain_2.rules import RULES
 from companion.games.horrible_mountain_2.scoring import winner
 from companion.games.horrible_mountain_2.setup import build_state
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, evolve
+from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
 from companion.games.horrible_mountain_2.cards import DECK as _DECK
 from companion.games.horrible_mountain_2.cards import sort_cards
 
@@ -40,10 +40,7 @@ class HorribleMountain2(Game[State]):
         return checks.check(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        after = transitions.apply(state, move)
-        if after.searched is not None and after.searched not in after.hands[ADVENTURER]:
-            after = evolve(after, searched=None)  # the searched card is out in the open again
-        return after
+        return transitions.apply(state, move)
 
     def judge_seen(self, state: State, move: Move, viewer: str | None) -> Verdict:
         """After a secret search the Evil Master's page judges a take from the Discard Pile by the

@@ -23,7 +23,7 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
-from companion.games.horrible_mountain_2.state import EVIL, Phase, State
+from companion.games.horrible_mountain_2.state import Phase, State
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -67,8 +67,8 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
         if state.discard_top is not None:
             yield TakeDiscard(by=by, cube=cube)  # type: ignore[arg-type]
         unordered = state.discard_unordered
-        if state.discard_unordered and seat == EVIL and state.searched is not None:
-            unordered = unordered | {state.searched}  # as far as he knows, it may still be there
+        if unordered:  # and, as far as this seat knows, the card a secret search took may still be there
+            unordered = unordered | (state.discard_as_seen(seat) - state.discard_cards())
         for card in sort_cards(unordered):
             yield TakeDiscard(by=by, cube=cube, card=card)  # type: ignore[arg-type]
     for two in permutations(hand, 2):  # the order says which card ends on top of the Discard Pile

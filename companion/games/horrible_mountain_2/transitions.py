@@ -77,6 +77,13 @@ def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
 
 
 def apply(state: State, move: Move) -> State:
+    after = _apply(state, move)
+    if after.searched is not None and after.searched not in after.hands[ADVENTURER]:
+        after = evolve(after, searched=None)  # the secretly searched card is out in the open again
+    return after
+
+
+def _apply(state: State, move: Move) -> State:
     if isinstance(move, Dealt):
         return _dealt(state, move)
     seat = state.turn

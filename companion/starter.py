@@ -8,6 +8,7 @@ and said so: Horrible Mountain 2 (the Evil Master, the Table Cards, the colours)
 pyramid and the health pile), Escape House (the card set and the face-up main puzzle). The referee
 console's "New game" sets any of them up by taps instead.
 """
+
 from __future__ import annotations
 
 import json

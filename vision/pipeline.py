@@ -203,22 +203,24 @@ class VisionPipeline:
         return float(np.median(self._edges)) if self._edges else 0.0
 
     def _missing_seen_elsewhere(self, frame: Frame, calibration: Calibration, zone: Zone, observation: Observation) -> bool:
-        pawns = observation.payload["state"].get("pawns")
-        missing = self._players - set(pawns if isinstance(pawns, dict) else ())
         xs = [c[1] for c in self.settings.markers.centres]
         ys = [c[2] for c in self.settings.markers.centres]
-        return missing <= self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
+        seen = self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
+        return self._missing_pawns(observation) <= seen
 
     def _pawns_unseen(self, observation: Observation) -> Observation:
         """The grid's view with the missing pawns marked unseen (:data:`UNSEEN_PAWNS`), not absent."""
         state = observation.payload["state"]
-        pawns = state.get("pawns")
-        missing = sorted(self._players - set(pawns if isinstance(pawns, dict) else ()))
+        missing = sorted(self._missing_pawns(observation))
         return dataclasses.replace(observation, payload={**observation.payload, "state": {**state, UNSEEN_PAWNS: missing}})
 
     def _all_pawns(self, observation: Observation) -> bool:
+        return isinstance(observation.payload["state"].get("pawns"), dict) and not self._missing_pawns(observation)
+
+    def _missing_pawns(self, observation: Observation) -> set[str]:
+        """The players whose pawns the grid's view does not place."""
         pawns = observation.payload["state"].get("pawns")
-        return isinstance(pawns, dict) and set(pawns) >= self._players
+        return self._players - set(pawns if isinstance(pawns, dict) else ())
 
     def _set_frame(self, calibrated: bool, message: str, hidden: tuple[int, ...], unseen: tuple[tuple[str, str], ...]) -> None:
         with self._lock:

@@ -6,7 +6,7 @@ table model turns them into observations. Measured:
 - sustained events per second with nothing lost and nothing reordered (target 2,000/s);
 - latency from the moment a line is written to the moment its observation reaches the sink,
   p50 / p99 / max (target p99 < 20 ms here);
-- with ``companion.session`` present: the same, up to the durable log row with its verdict
+- with ``companion.referee.session`` present: the same, up to the durable log row with its verdict
   (Session.submit -> future resolved), through a real game and a real SQLite log.
 
     .venv/bin/python bench/bridge.py [--rate 2000] [--seconds 5] [--channels 8] [--debounce 0] [--json]
@@ -178,8 +178,8 @@ def session_sink(arrived: Callable[[int, float], None]) -> Sink:
     (most are illegal here: nobody dealt; an illegal verdict is a verdict all the same)."""
     from companion.core import Header
     from companion.games import get_game
-    from companion.log import GameLog
-    from companion.session import Session
+    from companion.log.store import GameLog
+    from companion.referee.session import Session
 
     tmp = tempfile.TemporaryDirectory()
     game_log = GameLog(Path(tmp.name) / "bench.sqlite")
@@ -345,9 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     show("the same at 200 events/s (latency without load)", results["observation-200"])
     if not args.no_session:
         try:
-            import companion.session  # noqa: F401
+            import companion.referee.session  # noqa: F401
         except ImportError:
-            say("  line in -> verdict: companion.session is not there yet; skipped")
+            say("  line in -> verdict: companion.referee.session is not there yet; skipped")
         else:
             results["verdict"] = run_once(args.rate, args.seconds, args.channels, args.debounce, session_sink)
             show("serial line in -> durable log row with verdict (Session.submit)", results["verdict"])

@@ -21,8 +21,8 @@ from typing import Any
 
 from companion.core import Header, Move
 from companion.games import GAME_MODULES, get_game
-from companion.notation import read_notation
-from companion.replay import replay
+from companion.log.notation import read_notation
+from companion.log.replay import replay
 
 TARGET_MOVES = 1000
 

@@ -165,13 +165,13 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     import resource
     import sqlite3
 
-    from companion.config import WebConfig
+    from companion.app.config import WebConfig
     from companion.core import Header
     from companion.demo.rig import demo_zones, uid_of
     from companion.games import get_game
-    from companion.log import GameLog
-    from companion.service import start_web
-    from companion.session import Session
+    from companion.log.store import GameLog
+    from companion.app.service import start_web
+    from companion.referee.session import Session
     from companion.table.registry import TagRegistry
     from hardware.service import TableHardware
     from web import broadcaster

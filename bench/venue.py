@@ -46,13 +46,13 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from companion.config import BrokerConfig  # noqa: E402
+from companion.app.config import BrokerConfig  # noqa: E402
 from companion.core import Observation, ObservationKind  # noqa: E402
 from companion.games import get_game  # noqa: E402
 from companion.games.escape_master.playout import random_playout  # noqa: E402
-from companion.log import GameLog  # noqa: E402
-from companion.publish import TablePublisher  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.log.store import GameLog  # noqa: E402
+from companion.venue.publish import TablePublisher  # noqa: E402
+from companion.referee.session import Session  # noqa: E402
 
 VENUE = "bench"
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"

@@ -27,7 +27,7 @@ from typing import Any
 
 import serial
 
-from companion.errors import FrameError
+from companion.core.errors import FrameError
 from companion.table.events import ReaderEvent
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status

@@ -17,7 +17,7 @@ from typing import Any
 
 import serial
 
-from companion.errors import CompanionError, FrameError
+from companion.core.errors import CompanionError, FrameError
 from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, decode_line
 from hardware.resync import ListingAssembler, Snapshot
 

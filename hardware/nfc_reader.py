@@ -19,7 +19,7 @@ import nfc
 import nfc.clf
 import nfc.tag
 
-from companion.errors import HardwareError
+from companion.core.errors import HardwareError
 from companion.table.events import ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.usbnames import resolve

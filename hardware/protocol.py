@@ -24,7 +24,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.errors import FrameError
+from companion.core.errors import FrameError
 
 MAX_LINE = 100
 """Longest valid line, in bytes (a 10-byte UID frame with a large seq and clock is ~50)."""

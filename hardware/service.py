@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from companion.core import Zone
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from companion.table.model import DEFAULT_DEBOUNCE_S, AlertSink, ObservationSink, TableModel
 from companion.table.registry import TagRegistry
 from hardware.bridge import ArrayBridge

@@ -9,7 +9,7 @@ from __future__ import annotations
 import queue
 import time
 
-from companion.errors import ConfigError, HardwareError
+from companion.core.errors import ConfigError, HardwareError
 from companion.table.events import ReaderEvent
 from hardware.bridge import ArrayBridge
 from hardware.health import HealthBoard

@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from companion.errors import HardwareError
+from companion.core.errors import HardwareError
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from companion.core import Header, Observation, ObservationKind
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.serving import Served, serve
 from tests.toygame import GAME as TOY
 

@@ -11,8 +11,8 @@ import sys
 
 from companion.core import Header, Observation, ObservationKind
 from companion.games import get_game
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 
 
 def main() -> None:

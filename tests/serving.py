@@ -6,9 +6,9 @@ import http.client
 import json
 from dataclasses import dataclass
 
-from companion.config import WebConfig
-from companion.service import WebServer, start_web
-from companion.session import Session
+from companion.app.config import WebConfig
+from companion.app.service import WebServer, start_web
+from companion.referee.session import Session
 
 
 @dataclass

@@ -11,8 +11,8 @@ import pytest
 
 from companion.cli import main
 from companion.games import GAME_MODULES, _loaded
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
 from tests.toygame import GAME as TOY
 
@@ -146,7 +146,7 @@ def test_export_text_cites_the_rule_at_every_illegal_move(tmp_path: Path, capsys
 
 
 def test_init_writes_a_config_that_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from companion.config import load_config
+    from companion.app.config import load_config
 
     target = tmp_path / "table.toml"
     assert main(["init", str(target)]) == 0

@@ -23,8 +23,8 @@ import pytest
 from companion.cli import main as companion
 from companion.games import get_game
 from companion.games.horrible_mountain_2.playout import random_playout
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.log import GameLog
+from companion.log.store import GameLog
 
 pytestmark = pytest.mark.slow
 

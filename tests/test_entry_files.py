@@ -14,7 +14,7 @@ import pytest
 
 from companion.entry.builder import Builder
 from companion.games import get_game
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 
 DATA = Path(__file__).parent / "games" / "data"

@@ -28,9 +28,9 @@ from typing import Any
 import pytest
 
 from companion.core import Header, Move
-from companion.entry.picks import Pick
+from companion.core.picks import Pick
 from companion.entry.builder import Builder, Draft, DraftError
-from companion.game import Game
+from companion.contract.game import Game
 from companion.games import get_game
 from companion.games.escape_house import playout as escape_house_playout
 from companion.games.escape_master import playout as escape_master_playout

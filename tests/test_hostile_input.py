@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from companion.config import load_config, parse_config
-from companion.errors import ConfigError, NotationError
+from companion.app.config import load_config, parse_config
+from companion.core.errors import ConfigError, NotationError
 from companion.games import GAME_MODULES, get_game
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.serving import Served
 from tests.web.client import Browser
 

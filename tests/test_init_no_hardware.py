@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.config import load_config
+from companion.app.config import load_config
 from companion.games import get_game
-from companion.log import GameLog
+from companion.log.store import GameLog
 from tests.test_serve import _board, _start
 
 GAMES = ("escape-master", "horrible-mountain-2", "the-mountain", "everest", "escape-house")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import LogError, LogIntegrityError
-from companion.log import GENESIS, GameLog, NewRow, chain_key_path, read_chain_key, row_hash
+from companion.core.errors import LogError, LogIntegrityError
+from companion.log.store import GENESIS, GameLog, NewRow, chain_key_path, read_chain_key, row_hash
 
 
 def _row(i: int) -> NewRow:

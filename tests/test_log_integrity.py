@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.log import CHAIN_KEYED, CHAIN_PLAIN, GameLog, NewRow, chain_key_path, fingerprint, row_hash
-from companion.errors import LogError, LogIntegrityError
-from companion.service import table_secret
-from companion.session import Session
+from companion.log.store import CHAIN_KEYED, CHAIN_PLAIN, GameLog, NewRow, chain_key_path, fingerprint, row_hash
+from companion.core.errors import LogError, LogIntegrityError
+from companion.app.service import table_secret
+from companion.referee.session import Session
 from tests.conftest import move
 
 ROWS = 120

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from companion.core import Header
-from companion.errors import NotationError
-from companion.codec import MoveCodec
-from companion.notation import parse_header
+from companion.core.errors import NotationError
+from companion.core.codec import MoveCodec
+from companion.log.notation import parse_header
 from tests.toygame import GAME, Peek, Take
 
 
@@ -64,7 +64,7 @@ def test_codec_refuses_two_classes_for_one_verb() -> None:
 
 
 def test_new_state_checks_player_count_and_options() -> None:
-    from companion.errors import SetupError
+    from companion.core.errors import SetupError
 
     with pytest.raises(SetupError, match="2 to 4 players, not 1"):
         GAME.new_state(Header("toy", ("solo",)))

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from companion.demo.rig import uid_of
-from companion.log import GameLog
+from companion.log.store import GameLog
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray
 

@@ -11,9 +11,9 @@ from typing import Any
 import cv2
 import pytest
 
-from companion.config import parse_config
+from companion.app.config import parse_config
 from companion.games.horrible_mountain_2.playout import random_playout
-from companion.table_service import TableService
+from companion.app.table_service import TableService
 from vision.render.camera import render
 from vision.render.scenes import make_scene
 

@@ -20,15 +20,15 @@ from typing import Any
 import pytest
 
 from companion.cli.serve import ask_on_terminal
-from companion.config import load_config
+from companion.app.config import load_config
 from companion.core import Observation, ObservationKind
-from companion.errors import LogIntegrityError
+from companion.core.errors import LogIntegrityError
 from companion.games import get_game
 from companion.games.everest.playout import random_playout
-from companion.log import GameLog
-from companion.logfiles import Choice, Declined
-from companion.session import Session
-from companion.table_service import TableService
+from companion.log.store import GameLog
+from companion.log.files import Choice, Declined
+from companion.referee.session import Session
+from companion.app.table_service import TableService
 from tests.test_log_integrity import _edit_row, _rechain
 from tests.test_serve import _board, _start
 

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from companion.core import Observation, ObservationKind
-from companion.errors import LogError
-from companion.log import GameLog
-from companion.session import Session
+from companion.core.errors import LogError
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
 from tests.toygame import GAME as TOY
 

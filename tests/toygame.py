@@ -11,9 +11,9 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Rule, RuleBook, Unexplained, Verdict
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.errors import SetupError
-from companion.game import Game
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.errors import SetupError
+from companion.contract.game import Game
 
 
 @dataclass(frozen=True)

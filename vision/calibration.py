@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError, HardwareError
+from companion.core.errors import ConfigError, HardwareError
 from vision.frame import FloatArray, Image
 
 log = logging.getLogger(__name__)

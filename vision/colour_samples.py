@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.core import Zone
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import MarkerLayout, calibrate
 from vision.colours import ColourRange
 from vision.detectors.common import mat_difference

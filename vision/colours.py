@@ -14,7 +14,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.frame import Image
 
 

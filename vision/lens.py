@@ -21,7 +21,7 @@ from typing import Any, cast
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import CalibrationError
 from vision.frame import FloatArray, Image
 

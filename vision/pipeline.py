@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.core import JsonObject, Observation, Zone, ZoneKind
-from companion.errors import HardwareError
+from companion.core.errors import HardwareError
 from vision.calibration import Calibration, CalibrationTracker
 from vision.camera_check import edge_sigma
 from vision.detectors.cards import PyramidDetector

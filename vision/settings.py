@@ -7,7 +7,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import MarkerLayout
 from vision.colours import CUBE_COLOURS, PAWN_COLOURS, ColourRange
 

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError, HardwareError
+from companion.core.errors import ConfigError, HardwareError
 from vision.frame import Frame, Image
 
 log = logging.getLogger(__name__)

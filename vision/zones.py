@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from companion.core import Zone, ZoneKind
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.frame import FloatArray, Image
 
 Polygon = tuple[tuple[float, float], ...]

@@ -18,7 +18,7 @@ from flask import Flask, g, has_request_context, request
 
 from companion.core import Header
 
-from companion.session import Session
+from companion.referee.session import Session
 from web.auth import PinGuard, RefereeGrants, game_key
 from web.broadcast import Broadcaster
 from web.headers import add_security_headers

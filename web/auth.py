@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 from flask import Response, abort, current_app, jsonify, redirect, request, session, url_for
 
-from companion.private_file import write_private
+from companion.log.private_file import write_private
 
 log = logging.getLogger(__name__)
 

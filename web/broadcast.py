@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from companion.core import JsonObject
-from companion.log import LogRow
-from companion.session import Session
+from companion.log.store import LogRow
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -18,10 +18,10 @@ from typing import Any
 
 from flask import Flask
 
-from companion.errors import LogError
-from companion.log import LogRow
-from companion.history import Rebuilt, rebuild
-from companion.session import Session
+from companion.core.errors import LogError
+from companion.log.store import LogRow
+from companion.log.history import Rebuilt, rebuild
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 

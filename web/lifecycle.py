@@ -15,9 +15,9 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import Header, JsonObject
-from companion.entry.setup import SetupForm
-from companion.errors import CompanionError, SetupError
-from companion.game import Game, option_fields
+from companion.core.setup_form import SetupForm
+from companion.core.errors import CompanionError, SetupError
+from companion.contract.game import Game, option_fields
 from companion.games import GAME_MODULES, get_game
 from web import host, let_go_of_the_game, table_session
 from web.auth import referee_required

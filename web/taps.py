@@ -13,7 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import ObservationKind
 from companion.entry.builder import Draft, offer
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from web import table_session
 from web.auth import check_csrf, referee_required
 from web.entries import json_body, submit_entry

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from companion import __version__
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 
 log = logging.getLogger(__name__)
 

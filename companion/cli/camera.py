@@ -8,7 +8,7 @@ import argparse
 import logging
 from typing import Any
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def _camera(args: argparse.Namespace) -> tuple[str, Any]:
     from vision.settings import VisionSettings
 
     if args.config:
-        from companion.config import load_config
+        from companion.app.config import load_config
 
         config = load_config(args.config)
         if config.camera is None:
@@ -139,7 +139,7 @@ def calibrate_lens(args: argparse.Namespace) -> int:
 
 
 def learn_colours(args: argparse.Namespace) -> int:
-    from companion.config import load_config
+    from companion.app.config import load_config
     from vision.colour_samples import learn_colours as learn
     from vision.colour_samples import measure_zone, to_toml
     from vision.settings import VisionSettings

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.errors import ConfigError, EnrolmentError
+from companion.core.errors import ConfigError, EnrolmentError
 from companion.table.enrolment import EnrolmentWalk, deck_of_game, read_cards_file
 from companion.table.registry import TagRegistry
 
@@ -37,7 +37,7 @@ def _resolve(args: argparse.Namespace) -> tuple[str, str | None, int, Path]:
     """(reader, array port, baud, registry path) from the config and the overrides."""
     reader, port, baud, tags = args.reader, args.port, 115200, args.tags
     if args.config:
-        from companion.config import load_config
+        from companion.app.config import load_config
 
         config = load_config(args.config)
         zone = next((z for z in config.zones if z.name == args.zone), None)

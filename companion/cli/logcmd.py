@@ -7,9 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from companion.errors import LogError, LogIntegrityError
-from companion.export import notation_lines, transcript_lines
-from companion.log import CHAIN_KEYED, GameLog, fingerprint
+from companion.core.errors import LogError, LogIntegrityError
+from companion.log.export import notation_lines, transcript_lines
+from companion.log.store import CHAIN_KEYED, GameLog, fingerprint
 
 
 def add_parser(sub: Any) -> None:

@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
-from companion.errors import NotationError
-from companion.notation import read_notation
-from companion.replay import replay
+from companion.core.errors import NotationError
+from companion.log.notation import read_notation
+from companion.log.replay import replay
 
 
 def add_parser(sub: Any) -> None:

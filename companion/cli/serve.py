@@ -3,7 +3,7 @@
 ``serve`` never silently resumes a log whose header disagrees with the config: it says what differs
 and asks on a terminal (resume / new game / quit), or follows ``--resume`` / ``--new-game``; with
 neither and no terminal it exits 2 with the message. A broken log is refused unless
-``--continue-broken`` (see :mod:`companion.logfiles`).
+``--continue-broken`` (see :mod:`companion.log.files`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.config import DEFAULT_CONFIG, load_config
-from companion.errors import ConfigError
+from companion.app.config import DEFAULT_CONFIG, load_config
+from companion.core.errors import ConfigError
 from companion.games import GAME_MODULES
-from companion.log import fingerprint
-from companion.logfiles import Choice, Declined
-from companion.service import print_welcome
-from companion.starter import no_hardware_config
+from companion.log.store import fingerprint
+from companion.log.files import Choice, Declined
+from companion.app.service import print_welcome
+from companion.app.starter import no_hardware_config
 from web.auth import game_key
-from companion.table_service import TableService
+from companion.app.table_service import TableService
 
 
 def add_parser(sub: Any) -> None:

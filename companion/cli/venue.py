@@ -9,8 +9,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.config import BrokerConfig
-from companion.errors import ConfigError
+from companion.app.config import BrokerConfig
+from companion.core.errors import ConfigError
 
 PASSWORD_ENV = "COMPANION_BROKER_PASSWORD"
 
@@ -54,7 +54,7 @@ def broker_config(args: argparse.Namespace) -> BrokerConfig:
 
 
 def run(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
-    from companion.venue.service import VenueConfig, VenueService
+    from companion.app.venue import VenueConfig, VenueService
 
     config = VenueConfig(
         broker=broker_config(args), db=Path(args.db), host=args.host, port=args.port, hosts=tuple(args.allow_host)

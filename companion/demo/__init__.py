@@ -18,15 +18,15 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.config import WebConfig
+from companion.app.config import WebConfig
 from companion.core import Observation, ObservationKind
 from companion.demo.escape_master import Lift, Say, Script, Tap, Turn, build_script, deck
 from companion.demo.rig import DemoTable
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.games import get_game
-from companion.log import GameLog, LogRow
-from companion.service import new_pin, print_welcome, start_web, table_secret
-from companion.session import Session
+from companion.log.store import GameLog, LogRow
+from companion.app.service import new_pin, print_welcome, start_web, table_secret
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 

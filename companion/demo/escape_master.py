@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.core import Header, JsonObject, Move
-from companion.game import Game
+from companion.contract.game import Game
 from companion.games import get_game
 from companion.games.escape_master.moves import Deal, Dealt, Draw, EndRound, Escape, Play, Trap
 from companion.games.escape_master.playout import random_playout

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from companion.core import Zone, ZoneKind
-from companion.session import Session
+from companion.referee.session import Session
 from companion.table.registry import TagRegistry
 from hardware.service import TableHardware
 from hardware.sim.field import FieldSettings

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from companion.core import JsonObject, JsonValue, Move
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.errors import NotationError
-from companion.game import Game
-from companion.codec import converter, value_to_json
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.errors import NotationError
+from companion.contract.game import Game
+from companion.core.codec import converter, value_to_json
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from companion.errors import UnknownGameError
-from companion.game import Game
+from companion.core.errors import UnknownGameError
+from companion.contract.game import Game
 
 GAME_MODULES: dict[str, str] = {
     "escape-master": "companion.games.escape_master",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.errors import EnrolmentError
+from companion.core.errors import EnrolmentError
 from companion.table.registry import TagRegistry
 
 log = logging.getLogger(__name__)

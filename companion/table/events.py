@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from companion.errors import EnrolmentError
+from companion.core.errors import EnrolmentError
 
 TagEventKind = Literal["arrive", "depart"]
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.errors import EnrolmentError
+from companion.core.errors import EnrolmentError
 from companion.table.events import normalize_uid
 
 log = logging.getLogger(__name__)

@@ -26,12 +26,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from companion.config import WebConfig  # noqa: E402
+from companion.app.config import WebConfig  # noqa: E402
 from companion.core import Observation, ObservationKind  # noqa: E402
 from companion.games import get_game  # noqa: E402
-from companion.log import GameLog  # noqa: E402
-from companion.service import WebServer, start_web  # noqa: E402
-from companion.session import Session  # noqa: E402
+from companion.log.store import GameLog  # noqa: E402
+from companion.app.service import WebServer, start_web  # noqa: E402
+from companion.referee.session import Session  # noqa: E402
 from web.auth import player_token  # noqa: E402
 
 log = logging.getLogger("screenshots")

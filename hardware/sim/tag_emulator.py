@@ -29,7 +29,7 @@ from typing import Any
 import nfc
 import nfc.clf
 
-from companion.errors import CompanionError
+from companion.core.errors import CompanionError
 from companion.table.events import normalize_uid
 
 log = logging.getLogger(__name__)

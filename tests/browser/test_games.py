@@ -16,8 +16,8 @@ import pytest
 
 from companion.core import JsonObject, Move, Observation, ObservationKind
 from companion.games import get_game
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.serving import Served, serve
 from web.auth import player_token
 

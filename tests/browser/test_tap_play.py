@@ -20,9 +20,9 @@ import pytest
 from companion.core import Move
 from companion.entry.builder import move_form
 from companion.games import get_game
-from companion.log import GameLog
-from companion.notation import read_notation
-from companion.session import Session, SystemClock
+from companion.log.store import GameLog
+from companion.log.notation import read_notation
+from companion.referee.session import Session, SystemClock
 from tests.entry_driver import plain
 from tests.serving import Served, serve
 from tests.test_entry_files import FILES

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from companion.core import Move, Verdict
-from companion.game import Game
+from companion.contract.game import Game
 
 S = TypeVar("S")
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import SetupError
+from companion.core.errors import SetupError
 from companion.games.escape_house import load_card_set, shipped_sets
 from companion.games.escape_house.cards import Cond, Do, Kind, Who
 from companion.games.escape_house.cardset import card_set_from_json

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from companion.entry.builder import Builder, Draft, field_specs
-from companion.entry.picks import Pick
+from companion.core.picks import Pick
 from companion.games.escape_house import GAME
 from companion.games.escape_house.entry import candidates, card_label, choices
 from companion.games.escape_house.moves import MOVE_TYPES
 from companion.games.escape_house.state import State
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 from tests.games.test_escape_house_support import A, B, C, HANDS, PLAYERS, ROOMS, loose, mv, new, play, to_action
 

@@ -10,8 +10,8 @@ import pytest
 
 from companion.games.escape_house import GAME
 from companion.games.escape_house.playout import random_playout
-from companion.notation import read_notation
-from companion.replay import replay
+from companion.log.notation import read_notation
+from companion.log.replay import replay
 from tests.games.test_escape_house_support import COVERED
 
 DATA = Path(__file__).parent / "data" / "escape-house"

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from companion.core import Observation, ObservationKind, Zone, ZoneKind
-from companion.errors import SetupError
+from companion.core.errors import SetupError
 from companion.games.escape_house import GAME
 from companion.games.escape_house.moves import Dealt, Draw, Flip, MoveTo
 from companion.games.escape_house.options import EscapeHouseOptions

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from companion.core import Header
-from companion.errors import SetupError
+from companion.core.errors import SetupError
 from companion.games.escape_house import GAME, load_card_set
 from companion.games.escape_house.playout import PLAYERS as NAMES
 from companion.games.escape_house.playout import deal

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games.escape_house import GAME
 from companion.games.escape_house.moves import Clear, Penalty, Reveal
 from companion.games.escape_house.state import State

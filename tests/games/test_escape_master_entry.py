@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from companion.entry.builder import Builder, Draft, field_specs
-from companion.entry.picks import Pick
+from companion.core.picks import Pick
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.entry_driver import Unreachable, tap_in
 from tests.games.test_escape_master_story import ben_draws_a_story
 from tests.games.test_escape_master_support import A, B, C, dealt, header, mv, ok, started

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 
 from companion.core import Header
-from companion.errors import NotationError, SetupError
-from companion.game import option_fields
+from companion.core.errors import NotationError, SetupError
+from companion.contract.game import option_fields
 from companion.games import get_game
 from companion.games.escape_master import GAME
 from companion.games.escape_master import rules as R
 from companion.games.escape_master.cards import card_problem, parse_card
 from companion.games.escape_master.moves import MOVE_TYPES
 from companion.games.escape_master.playout import random_playout
-from companion.notation import read_notation
-from companion.replay import replay
+from companion.log.notation import read_notation
+from companion.log.replay import replay
 from tests.games.test_escape_master_support import A, B, C, D, COVERED, dealt, header, mv, ok, started
 
 ROOT = Path(__file__).parents[2]

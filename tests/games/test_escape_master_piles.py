@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games.escape_master import GAME
 from companion.games.escape_master import rules as R
 from companion.games.escape_master.state import State, replace

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from companion.core import Observation, ObservationKind, Unexplained
-from companion.errors import SetupError
-from companion.game import option_fields
+from companion.core.errors import SetupError
+from companion.contract.game import option_fields
 from companion.games import get_game
 from companion.games.everest import GAME
 from companion.games.everest.moves import EndRound, Order, Plan, PlanCoin, Roll
 from companion.games.everest.playout import random_playout
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.games.test_everest_support import COVERED, A, B, C, D, at, covers, header, placed, plans, start
 
 DATA = Path(__file__).parent / "data" / "everest"
@@ -226,7 +226,7 @@ def test_a_game_can_be_won_in_a_playout() -> None:
 
 @pytest.mark.parametrize("name", ["whole-game", "table-notches-playout", "three-way-conflict", "playout-conflicts"])
 def test_data_games_replay_as_expected(name: str) -> None:
-    from companion.replay import replay
+    from companion.log.replay import replay
 
     with open(DATA / f"{name}.jsonl", encoding="utf-8") as handle:
         record = read_notation(handle)

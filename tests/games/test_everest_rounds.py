@@ -76,7 +76,7 @@ def test_a_plan_uses_each_usable_coin_once() -> None:
 def test_a_plan_of_more_than_three_coins_is_not_notation() -> None:
     import pytest
 
-    from companion.errors import NotationError
+    from companion.core.errors import NotationError
 
     with pytest.raises(NotationError, match="at most 3 coins"):
         plan(A, "3E", "2E", "AE", "4E")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.state import EVIL, State, evolve
 from tests.games.test_horrible_mountain_2_support import ADAM, EVE, covers, mv, placed, play, refused

@@ -13,8 +13,8 @@ from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.cards import COLOURS
 from companion.games.horrible_mountain_2.playout import legal_moves, random_playout
 from companion.games.horrible_mountain_2.state import Phase
-from companion.notation import read_notation
-from companion.replay import replay
+from companion.log.notation import read_notation
+from companion.log.replay import replay
 from tests.games.test_horrible_mountain_2_support import COVERED
 
 DATA = Path(__file__).parent / "data" / "horrible-mountain-2"

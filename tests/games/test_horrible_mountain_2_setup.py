@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from companion.core import Header
-from companion.errors import NotationError, SetupError
+from companion.core.errors import NotationError, SetupError
 from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.cards import DECK
 from companion.games.horrible_mountain_2.moves import Dealt
@@ -171,7 +171,7 @@ def test_place_notation_checks_slot_numbers() -> None:
 
 
 def test_a_live_table_sets_up_by_taps_and_deals_by_dealt() -> None:
-    """The console taps what lies face up (companion.entry.setup); each player taps their own hand in."""
+    """The console taps what lies face up (companion.core.setup_form); each player taps their own hand in."""
     from companion.games.horrible_mountain_2.entry import SETUP_FORM
 
     players = ("eve", "adam")

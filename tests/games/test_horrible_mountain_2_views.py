@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion.core import Move
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.moves import (
     ClaimCube,

@@ -17,13 +17,13 @@ import pytest
 
 from companion.core import Move
 from companion.entry.builder import Builder, field_specs, move_form
-from companion.entry.picks import Pick
+from companion.core.picks import Pick
 from companion.games.the_mountain import GAME, entry
 from companion.games.the_mountain.cards import DECK, POSITIONS
 from companion.games.the_mountain.moves import MOVE_TYPES, Act
 from companion.games.the_mountain.playout import random_playout
 from companion.games.the_mountain.state import MountainState
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 from tests.games.mountain_support import ready, start
 

@@ -12,7 +12,7 @@ import pytest
 from companion.games import get_game
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.playout import random_playout
-from companion.notation import read_notation
+from companion.log.notation import read_notation
 
 DATA = pathlib.Path(__file__).parent / "data" / "the-mountain"
 TESTS = pathlib.Path(__file__).parent

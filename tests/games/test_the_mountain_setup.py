@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from companion.core import Header
-from companion.errors import NotationError, SetupError
-from companion.game import option_fields
+from companion.core.errors import NotationError, SetupError
+from companion.contract.game import option_fields
 from companion.games import get_game
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.cards import SLOT_OF

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import FrameError
+from companion.core.errors import FrameError
 from hardware.protocol import (
     BootFrame,
     HeartbeatFrame,

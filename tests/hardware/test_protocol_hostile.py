@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.errors import FrameError
+from companion.core.errors import FrameError
 from hardware.protocol import TagFrame, encode_frame, parse_frame, split_line
 
 uids = st.sampled_from([4, 7, 8, 10]).flatmap(lambda n: st.binary(min_size=n, max_size=n)).map(bytes.hex)

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from companion.config import parse_config
+from companion.app.config import parse_config
 from companion.core import Observation, Zone, ZoneKind
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from companion.table.registry import TagRegistry
 from hardware.service import TableHardware
 from hardware.sim.array import SimulatedArray

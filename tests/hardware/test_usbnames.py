@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import HardwareError
+from companion.core.errors import HardwareError
 from hardware.nfc_reader import open_frontend
 from hardware.usbnames import resolve
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from companion.cli import enroll
-from companion.errors import ConfigError, EnrolmentError
+from companion.core.errors import ConfigError, EnrolmentError
 from companion.table.enrolment import EnrolmentWalk, deck_of_game, read_cards_file
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray

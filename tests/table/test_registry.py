@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.errors import EnrolmentError
+from companion.core.errors import EnrolmentError
 from companion.table.events import normalize_uid
 from companion.table.registry import TagRegistry
 

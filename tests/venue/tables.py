@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.config import BrokerConfig, load_config
+from companion.app.config import BrokerConfig, load_config
 from companion.core import Header, Observation, ObservationKind
 from companion.games import get_game
 from companion.games.horrible_mountain_2.playout import random_playout
-from companion.publish import TablePublisher
-from companion.starter import no_hardware_config
-from companion.table_service import TableService
-from companion.venue.service import VenueConfig, VenueService
+from companion.venue.publish import TablePublisher
+from companion.app.starter import no_hardware_config
+from companion.app.table_service import TableService
+from companion.app.venue import VenueConfig, VenueService
 
 PIN = "24681357"
 VENUE = "cafe"

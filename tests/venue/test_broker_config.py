@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import parse_config
-from companion.errors import ConfigError
+from companion.app.config import parse_config
+from companion.core.errors import ConfigError
 
 BASE = {"game": {"id": "escape-master", "players": ["anna", "ben", "cleo"], "setup": {"dealer": "anna"}}}
 

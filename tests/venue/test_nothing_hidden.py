@@ -15,15 +15,15 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.config import BrokerConfig
+from companion.app.config import BrokerConfig
 from companion.core import Observation, ObservationKind
 from companion.games import get_game
 from companion.games.escape_house import playout as eh
 from companion.games.escape_master import playout as em
 from companion.games.horrible_mountain_2 import playout as hm
-from companion.log import GameLog
-from companion.publish import TablePublisher
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.venue.publish import TablePublisher
+from companion.referee.session import Session
 from tests.browser.test_hidden import SHOWN_BY_MOVE, hand_of, move_cards, named
 from tests.venue.conftest import Broker
 

@@ -11,13 +11,13 @@ import json
 import time
 from pathlib import Path
 
-from companion.config import BrokerConfig
+from companion.app.config import BrokerConfig
 from companion.core import Observation, ObservationKind
 from companion.games import get_game
 from companion.games.escape_master.playout import random_playout
-from companion.log import GameLog
-from companion.publish import TablePublisher
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.venue.publish import TablePublisher
+from companion.referee.session import Session
 from companion.venue.collector import VenueCollector
 from companion.venue.store import VenueStore
 from tests.venue.conftest import Broker

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError, HardwareError
+from companion.core.errors import ConfigError, HardwareError
 from vision.calibration import Calibration, CalibrationError, CalibrationTracker, MarkerLayout, calibrate
 from vision.frame import Frame
 from vision.render.camera import image_from_table, render

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.detectors.cardfaces import GlyphTemplates, read_index
 from vision.detectors.glyphs import RANKS, SUITS, glyph_image
 from vision.render.cardart import card_picture

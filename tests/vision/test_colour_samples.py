@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import calibrate
 from vision.colour_samples import learn_colours, measure_zone, to_toml
 from vision.colours import CUBE_COLOURS

@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from companion.core import Observation, ObservationKind, ZoneKind
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import Calibration, calibrate
 from vision.colours import ColourRange
 from vision.detectors.cards import PyramidDetector

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import CalibrationError, calibrate
 from vision.frame import Frame
 from vision.lens import LensCalibration, Undistorter, board_corners, calibrate_lens

@@ -11,7 +11,7 @@ import cv2
 import pytest
 
 from companion.core import Observation, ObservationKind
-from companion.errors import HardwareError
+from companion.core.errors import HardwareError
 from vision.frame import Frame
 from vision.pipeline import VisionPipeline
 from vision.render.camera import render

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.colours import ColourRange
 from vision.render.camera import render
 from vision.render.scenes import make_scene

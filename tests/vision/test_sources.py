@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.errors import ConfigError, HardwareError
+from companion.core.errors import ConfigError, HardwareError
 from vision.calibration import MarkerLayout, find_markers, marker_detector
 from vision.markers import main, marker_picture
 from vision.sources import PiCamera, RenderedSource, UsbCamera, VideoFile, open_source

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from companion.core import Zone, ZoneKind
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.zones import check_zones, load_zones, make_raster, parse_zones, warp_zone
 
 GOOD = """

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import load_config
-from companion.log import GameLog
-from companion.logfiles import console_game
-from companion.table_service import TableService
+from companion.app.config import load_config
+from companion.log.store import GameLog
+from companion.log.files import console_game
+from companion.app.table_service import TableService
 from tests.web.client import Browser
 
 PIN = "24681357"

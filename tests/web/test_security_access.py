@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import WebConfig, parse_config, weak_pin
-from companion.errors import ConfigError
-from companion.log import GameLog
-from companion.service import new_pin, print_welcome, start_web, table_secret
-from companion.session import Session
+from companion.app.config import WebConfig, parse_config, weak_pin
+from companion.core.errors import ConfigError
+from companion.log.store import GameLog
+from companion.app.service import new_pin, print_welcome, start_web, table_secret
+from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock
 from tests.serving import Served
 from tests.toygame import GAME as TOY

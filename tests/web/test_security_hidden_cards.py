@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from companion.core import Move, Observation, ObservationKind
 from companion.games import get_game
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.leakcheck import card_fields, card_universe, leaks, masked, strings, swap_cards
 from tests.serving import Served, serve
 from tests.web.client import Browser

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import WebConfig
+from companion.app.config import WebConfig
 from companion.core import Observation, ObservationKind
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
 from tests.serving import Served, SSEReader, serve
 from tests.toygame import GAME as TOY
@@ -180,7 +180,7 @@ def test_one_address_holds_a_few_streams_at_most(served: Served) -> None:
 
 @pytest.fixture
 def quick_timeouts(monkeypatch: pytest.MonkeyPatch, toy_session: Session) -> Iterator[Served]:
-    import companion.service as service
+    import companion.app.service as service
 
     monkeypatch.setattr(service, "CHANNEL_TIMEOUT_S", 2)
     monkeypatch.setattr(service, "CLEANUP_INTERVAL_S", 1)

@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 
 from companion.core import Header, Move, Observation, ObservationKind
 from companion.entry.builder import Builder, Draft, offer
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games import get_game
 from companion.games.escape_master.playout import random_playout
-from companion.log import GameLog
-from companion.session import Session
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from tests.conftest import StepClock
 from tests.serving import Served, serve
 from tests.web.client import Answer, Browser

@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.detectors.glyphs import RANKS, RED_SUITS, SUITS, glyph_image
 from vision.frame import FloatArray, Image
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from companion.core import Observation, Zone, ZoneKind
-from companion.errors import ConfigError
+from companion.core.errors import ConfigError
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
 from vision.detectors.common import vision_observation

@@ -4,8 +4,8 @@ The card list is data (``*_set.json`` in this package, loaded by :func:`load_car
 catalogue and notation are in docs/games/escape-house.md.
 """
 
-from companion.games.escape_house.cardset import load_card_set, shipped_sets
-from companion.games.escape_house.engine import GAME, EscapeHouse
-from companion.games.escape_house.options import EscapeHouseOptions
+from .cardset import load_card_set, shipped_sets
+from .engine import GAME, EscapeHouse
+from .options import EscapeHouseOptions
 
 __all__ = ["GAME", "EscapeHouse", "EscapeHouseOptions", "load_card_set", "shipped_sets"]

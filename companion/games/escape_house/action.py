@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from companion.core import Verdict
-from companion.games.escape_house.cards import PLAYED_EFFECT_KINDS
-from companion.games.escape_house.common import card_name, holds, in_phase, living_actor
-from companion.games.escape_house.effects import follow_card, game_over, sacrifice, sacrifices, settle_follows
-from companion.games.escape_house.moves import Follow, Play, Resolve, Reveal
-from companion.games.escape_house.state import Phase, PlayedCard, State, names
+from .cards import PLAYED_EFFECT_KINDS
+from .common import card_name, holds, in_phase, living_actor
+from .effects import follow_card, game_over, sacrifice, sacrifices, settle_follows
+from .moves import Follow, Play, Resolve, Reveal
+from .state import Phase, PlayedCard, State, names
 
 _LEGAL = Verdict.legal()
 

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.escape_house.cards import (
+from companion.core.errors import SetupError
+from .cards import (
     PLAYED_EFFECT_KINDS,
     Card,
     CardSet,

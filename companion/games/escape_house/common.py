@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.core import Move, Verdict
-from companion.games.escape_house.state import MAIN_ROOM, Phase, State
+from .state import MAIN_ROOM, Phase, State
 
 Check = Callable[[State, Any], Verdict]
 Apply = Callable[[State, Any], State]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from companion.games.escape_house.cards import PLAYED_EFFECT_KINDS, Card, Cond, Do, Effect, Kind, Who
-from companion.games.escape_house.state import MAIN_ROOM, Phase, PlayedCard, State, bump
+from .cards import PLAYED_EFFECT_KINDS, Card, Cond, Do, Effect, Kind, Who
+from .state import MAIN_ROOM, Phase, PlayedCard, State, bump
 
 
 def affected(state: State, who: Who, actor: str | None, target: str | None, room: str | None) -> tuple[str, ...]:

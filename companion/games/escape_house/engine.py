@@ -6,12 +6,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import SetupForm
-from companion.game import Game
-from companion.games.escape_house import action, entry, explore, live, resolve, table, views
-from companion.games.escape_house.common import Apply, Check, card_name, room_name
-from companion.games.escape_house.moves import (
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import SetupForm
+from companion.contract.game import Game
+from . import action, entry, explore, live, resolve, table, views
+from .common import Apply, Check, card_name, room_name
+from .moves import (
     MOVE_TYPES,
     Clear,
     Dealt,
@@ -31,10 +31,10 @@ from companion.games.escape_house.moves import (
     Stash,
     Trade,
 )
-from companion.games.escape_house.options import EscapeHouseOptions
-from companion.games.escape_house.rules import RULEBOOK
-from companion.games.escape_house.setup import build_state
-from companion.games.escape_house.state import HAND_LIMIT, MAIN_ROOM, Phase, State
+from .options import EscapeHouseOptions
+from .rules import RULEBOOK
+from .setup import build_state
+from .state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
 _RULES: dict[type[Move], tuple[Check, Apply]] = {
     Dealt: (live.check_dealt, live.apply_dealt),

@@ -16,13 +16,13 @@ from itertools import combinations, islice
 from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.entry.setup import SetupField, SetupForm
-from companion.errors import SetupError
-from companion.games.escape_house import live
-from companion.games.escape_house.cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
-from companion.games.escape_house.cardset import load_card_set, shipped_sets
-from companion.games.escape_house.moves import (
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.setup_form import SetupField, SetupForm
+from companion.core.errors import SetupError
+from . import live
+from .cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
+from .cardset import load_card_set, shipped_sets
+from .moves import (
     Clear,
     Dealt,
     Discard,
@@ -40,7 +40,7 @@ from companion.games.escape_house.moves import (
     Stash,
     Trade,
 )
-from companion.games.escape_house.state import HAND_LIMIT, MAIN_ROOM, SEEN_PER_DRAW, Phase, State
+from .state import HAND_LIMIT, MAIN_ROOM, SEEN_PER_DRAW, Phase, State
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +247,7 @@ def _public(state: State, viewer: str | None) -> list[str]:
     return puzzles + played + turning
 
 
-# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+# -- setting up by taps (companion.core.setup_form) --------------------------------------------------
 
 
 def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:

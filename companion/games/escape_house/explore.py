@@ -4,12 +4,12 @@ from __future__ import annotations
 
 
 from companion.core import Verdict
-from companion.games.escape_house import live
-from companion.games.escape_house.cards import Kind
-from companion.games.escape_house.common import card_name, holds, in_phase, living_actor, room_name, valid_room
-from companion.games.escape_house.effects import follow_card
-from companion.games.escape_house.moves import Discard, Draw, DrawDiscard, EndExplore, MoveTo, Stash, Trade
-from companion.games.escape_house.state import (
+from . import live
+from .cards import Kind
+from .common import card_name, holds, in_phase, living_actor, room_name, valid_room
+from .effects import follow_card
+from .moves import Discard, Draw, DrawDiscard, EndExplore, MoveTo, Stash, Trade
+from .state import (
     HAND_LIMIT,
     MAIN_ROOM,
     SEEN_PER_DRAW,

@@ -10,11 +10,11 @@ never says where a named card is: only that it cannot have come from there.
 from __future__ import annotations
 
 from companion.core import Verdict
-from companion.games.escape_house.cards import DECK_KINDS, Kind
-from companion.games.escape_house.common import card_name, living_actor
-from companion.games.escape_house.moves import Dealt, Flip
-from companion.games.escape_house.setup import DEALT_PER_PLAYER
-from companion.games.escape_house.state import MAIN_ROOM, Phase, State
+from .cards import DECK_KINDS, Kind
+from .common import card_name, living_actor
+from .moves import Dealt, Flip
+from .setup import DEALT_PER_PLAYER
+from .state import MAIN_ROOM, Phase, State
 
 _LEGAL = Verdict.legal()
 HAND_DEALT = 1 + DEALT_PER_PLAYER

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move
-from companion.entry.picks import FieldSpec, Pick
-from companion.errors import NotationError
-from companion.games.escape_house.state import SEEN_PER_DRAW
-from companion.codec import MoveCodec
+from companion.core.picks import FieldSpec, Pick
+from companion.core.errors import NotationError
+from .state import SEEN_PER_DRAW
+from companion.core.codec import MoveCodec
 
 MAX_PLAYED = 8
 """At most one card is played per player, and at most eight play: a clear names no more cards."""

@@ -10,10 +10,10 @@ import random
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games.escape_house.cards import DECK_KINDS, PENALTY_KINDS, CardSet, Do, Kind
-from companion.games.escape_house.cardset import load_card_set
-from companion.games.escape_house.engine import GAME
-from companion.games.escape_house.moves import (
+from .cards import DECK_KINDS, PENALTY_KINDS, CardSet, Do, Kind
+from .cardset import load_card_set
+from .engine import GAME
+from .moves import (
     Clear,
     Dealt,
     Discard,
@@ -31,9 +31,9 @@ from companion.games.escape_house.moves import (
     Stash,
     Trade,
 )
-from companion.games.escape_house.resolve import missed_clears
-from companion.games.escape_house.setup import DEALT_PER_PLAYER, ROOM_NAMES, main_count, room_count
-from companion.games.escape_house.state import MAIN_ROOM, SEEN_PER_DRAW, Phase, State
+from .resolve import missed_clears
+from .setup import DEALT_PER_PLAYER, ROOM_NAMES, main_count, room_count
+from .state import MAIN_ROOM, SEEN_PER_DRAW, Phase, State
 
 PLAYERS = ("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana")
 

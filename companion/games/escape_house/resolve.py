@@ -4,12 +4,12 @@ from __future__ import annotations
 
 
 from companion.core import Verdict
-from companion.games.escape_house import live
-from companion.games.escape_house.cards import Cond, Kind
-from companion.games.escape_house.common import card_name, in_phase, room_name
-from companion.games.escape_house.effects import clear, clear_by, follow_card, game_over, meets, new_round
-from companion.games.escape_house.moves import Clear, EndRound, Penalty
-from companion.games.escape_house.state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
+from . import live
+from .cards import Cond, Kind
+from .common import card_name, in_phase, room_name
+from .effects import clear, clear_by, follow_card, game_over, meets, new_round
+from .moves import Clear, EndRound, Penalty
+from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
 
 _LEGAL = Verdict.legal()
 

@@ -6,11 +6,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.escape_house.cards import DECK_KINDS, PENALTY_KINDS, CardSet, Kind
-from companion.games.escape_house.cardset import load_card_set
-from companion.games.escape_house.options import EscapeHouseOptions
-from companion.games.escape_house.state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
+from companion.core.errors import SetupError
+from .cards import DECK_KINDS, PENALTY_KINDS, CardSet, Kind
+from .cardset import load_card_set
+from .options import EscapeHouseOptions
+from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
 
 SETUP_KEYS = ("card_set", "main", "rooms", "hands", "penalties")
 LIVE_KEYS = ("card_set", "main", "rooms")

@@ -7,8 +7,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from companion.games.escape_house.cards import CardSet
-from companion.games.escape_house.options import EscapeHouseOptions
+from .cards import CardSet
+from .options import EscapeHouseOptions
 
 MAIN_ROOM = "main"
 """The main (center) room: the main puzzles and the discard pile are here; it has no deck of its own."""

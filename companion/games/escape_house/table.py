@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
-from companion.games.escape_house.cards import PENALTY_KINDS, Kind
-from companion.games.escape_house.moves import Flip, Penalty, Reveal
-from companion.games.escape_house.state import Phase, State
+from .cards import PENALTY_KINDS, Kind
+from .moves import Flip, Penalty, Reveal
+from .state import Phase, State
 
 
 def interpret_tag(state: State, observation: Observation) -> Move | Unexplained | None:

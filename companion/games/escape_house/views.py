@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import JsonObject
-from companion.codec import dataclass_to_json
-from companion.games.escape_house.state import MAIN_ROOM, Phase, State
+from companion.core.codec import dataclass_to_json
+from .state import MAIN_ROOM, Phase, State
 
 
 def _card(state: State, card: str) -> dict[str, str]:

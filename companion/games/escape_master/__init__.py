@@ -6,7 +6,7 @@ rules catalogue, options, notation and sensors.
 
 from __future__ import annotations
 
-from companion.games.escape_master.engine import EscapeMaster
+from .engine import EscapeMaster
 
 GAME = EscapeMaster()
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import logging
 
 from companion.core import Move, Verdict
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.state import Phase, State
+from . import rules as R
+from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, fields
 from importlib import resources
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.escape_master.cards import INDEXED_KINDS, RANKS, SUITS, card_problem
+from companion.core.errors import SetupError
+from .cards import INDEXED_KINDS, RANKS, SUITS, card_problem
 
 logger = logging.getLogger(__name__)
 

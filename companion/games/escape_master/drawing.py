@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 
 from companion.core import Verdict
-from companion.games.escape_master import piles as P
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.common import need_player, not_now
-from companion.games.escape_master.moves import CallDraw, Draw
-from companion.games.escape_master.state import DrawCall, State, put, replace
+from . import piles as P
+from . import rules as R
+from .common import need_player, not_now
+from .moves import CallDraw, Draw
+from .state import DrawCall, State, put, replace
 
 logger = logging.getLogger(__name__)
 

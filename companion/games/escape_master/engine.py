@@ -8,17 +8,17 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
-from companion.errors import IllegalMoveError
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import SetupForm
-from companion.game import Game
-from companion.games.escape_master.data import load_deck
-from companion.games.escape_master import drawing, entry, leaders, plays, rounds, specials, table, views
-from companion.games.escape_master import moves as M
-from companion.games.escape_master.options import EscapeMasterOptions
-from companion.games.escape_master.rules import RULES
-from companion.games.escape_master.setup import build_state
-from companion.games.escape_master.state import State
+from companion.core.errors import IllegalMoveError
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import SetupForm
+from companion.contract.game import Game
+from .data import load_deck
+from . import drawing, entry, leaders, plays, rounds, specials, table, views
+from . import moves as M
+from .options import EscapeMasterOptions
+from .rules import RULES
+from .setup import build_state
+from .state import State
 
 logger = logging.getLogger(__name__)
 

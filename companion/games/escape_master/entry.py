@@ -14,11 +14,11 @@ from itertools import combinations, permutations
 from typing import Any, Literal
 
 from companion.core import Move
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.entry.setup import SetupField, SetupForm
-from companion.games.escape_master.cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind
-from companion.games.escape_master.leaders import BEFORE_START, BETWEEN
-from companion.games.escape_master.moves import (
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.setup_form import SetupField, SetupForm
+from .cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind
+from .leaders import BEFORE_START, BETWEEN
+from .moves import (
     Beast,
     CallDraw,
     Dealt,
@@ -40,9 +40,9 @@ from companion.games.escape_master.moves import (
     Trap,
     Withdraw,
 )
-from companion.games.escape_master.piles import ability, combo_shape
-from companion.games.escape_master.rounds import round_deck
-from companion.games.escape_master.state import Phase, State
+from .piles import ability, combo_shape
+from .rounds import round_deck
+from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 
@@ -286,7 +286,7 @@ def _piles(state: State, every: bool) -> list[Choice]:
     return out
 
 
-# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+# -- setting up by taps (companion.core.setup_form) --------------------------------------------------
 
 
 def _setup_choices(players: Sequence[str], options: Mapping[str, Any], values: Mapping[str, Any], name: str, every: bool) -> Sequence[Choice]:

@@ -9,11 +9,11 @@ from __future__ import annotations
 import logging
 
 from companion.core import Verdict
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.common import attribute, need_player
-from companion.games.escape_master.moves import Beast, GiveFault, Leader, PassCard, Story, SwapDraw
-from companion.games.escape_master.piles import ability
-from companion.games.escape_master.state import Phase, State, StoryUse, put, replace
+from . import rules as R
+from .common import attribute, need_player
+from .moves import Beast, GiveFault, Leader, PassCard, Story, SwapDraw
+from .piles import ability
+from .state import Phase, State, StoryUse, put, replace
 
 logger = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from companion.core import Move
-from companion.entry.picks import FieldSpec, Pick
-from companion.games.escape_master.cards import SUITS, card_problem
+from companion.core.picks import FieldSpec, Pick
+from .cards import SUITS, card_problem
 
 logger = logging.getLogger(__name__)
 

@@ -7,11 +7,11 @@ import itertools
 import logging
 
 from companion.core import Verdict
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.cards import VALUE_RANK, Card, Kind
-from companion.games.escape_master.data import AbilityData
-from companion.games.escape_master.options import EscapeMasterOptions
-from companion.games.escape_master.state import NO_PILE, WILD, State
+from . import rules as R
+from .cards import VALUE_RANK, Card, Kind
+from .data import AbilityData
+from .options import EscapeMasterOptions
+from .state import NO_PILE, WILD, State
 
 logger = logging.getLogger(__name__)
 

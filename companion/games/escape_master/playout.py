@@ -14,10 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games.escape_master.cards import ESCAPE_KINDS, TRAP_KINDS, Kind
-from companion.games.escape_master.engine import EscapeMaster
-from companion.games.escape_master.leaders import expected_size
-from companion.games.escape_master.moves import (
+from .cards import ESCAPE_KINDS, TRAP_KINDS, Kind
+from .engine import EscapeMaster
+from .leaders import expected_size
+from .moves import (
     Beast,
     CallDraw,
     Deal,
@@ -34,9 +34,9 @@ from companion.games.escape_master.moves import (
     Story,
     Trap,
 )
-from companion.games.escape_master.rounds import round_deck
-from companion.games.escape_master.setup import build_state
-from companion.games.escape_master.state import Phase, State
+from .rounds import round_deck
+from .setup import build_state
+from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 
 from companion.core import Verdict
-from companion.games.escape_master import piles as P
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.cards import Card, Kind
-from companion.games.escape_master.common import apart, attribute, busy, not_now, where_is
-from companion.games.escape_master.moves import Half, Play, Withdraw
-from companion.games.escape_master.state import (
+from . import piles as P
+from . import rules as R
+from .cards import Card, Kind
+from .common import apart, attribute, busy, not_now, where_is
+from .moves import Half, Play, Withdraw
+from .state import (
     NO_PILE,
     WILD,
     LastPlay,

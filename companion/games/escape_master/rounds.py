@@ -6,14 +6,14 @@ import logging
 from collections.abc import Mapping
 
 from companion.core import Verdict
-from companion.games.escape_master import piles as P
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.cards import Kind
-from companion.games.escape_master.common import need_player, seat_of, where_is
-from companion.games.escape_master.leaders import expected_size
-from companion.games.escape_master.moves import Deal, Dealt, EndRound, Out, Start
-from companion.games.escape_master.scoring import finish_round
-from companion.games.escape_master.state import Phase, RoundState, State, put, replace
+from . import piles as P
+from . import rules as R
+from .cards import Kind
+from .common import need_player, seat_of, where_is
+from .leaders import expected_size
+from .moves import Deal, Dealt, EndRound, Out, Start
+from .scoring import finish_round
+from .state import Phase, RoundState, State, put, replace
 
 logger = logging.getLogger(__name__)
 

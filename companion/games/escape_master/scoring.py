@@ -7,9 +7,9 @@ import logging
 from collections.abc import Sequence
 
 from companion.core import Outcome
-from companion.games.escape_master.cards import Kind
-from companion.games.escape_master.piles import ability
-from companion.games.escape_master.state import Mods, Phase, RoundRecord, State, replace
+from .cards import Kind
+from .piles import ability
+from .state import Mods, Phase, RoundRecord, State, replace
 
 logger = logging.getLogger(__name__)
 

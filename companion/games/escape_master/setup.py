@@ -6,11 +6,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.escape_master.cards import SUITS, card_problem, parse_card
-from companion.games.escape_master.data import load_deck, load_leaders, load_story
-from companion.games.escape_master.options import EscapeMasterOptions
-from companion.games.escape_master.state import Mods, Phase, RoundState, State, Table
+from companion.core.errors import SetupError
+from .cards import SUITS, card_problem, parse_card
+from .data import load_deck, load_leaders, load_story
+from .options import EscapeMasterOptions
+from .state import Mods, Phase, RoundState, State, Table
 
 logger = logging.getLogger(__name__)
 

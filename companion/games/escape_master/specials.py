@@ -6,12 +6,12 @@ from __future__ import annotations
 import logging
 
 from companion.core import Verdict
-from companion.games.escape_master import piles as P
-from companion.games.escape_master import rules as R
-from companion.games.escape_master.cards import ESCAPE_KINDS, TRAP_KINDS, Kind
-from companion.games.escape_master.common import attribute, busy, need_player, not_now, where_is
-from companion.games.escape_master.moves import Defuse, Discard, DiscardSpecial, Escape, Trap
-from companion.games.escape_master.state import RoundState, State, put, replace
+from . import piles as P
+from . import rules as R
+from .cards import ESCAPE_KINDS, TRAP_KINDS, Kind
+from .common import attribute, busy, need_player, not_now, where_is
+from .moves import Defuse, Discard, DiscardSpecial, Escape, Trap
+from .state import RoundState, State, put, replace
 
 logger = logging.getLogger(__name__)
 

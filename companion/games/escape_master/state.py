@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
 from companion.core import Outcome
-from companion.games.escape_master.cards import Card
-from companion.games.escape_master.data import DeckData, LeaderData, StoryData
-from companion.games.escape_master.options import EscapeMasterOptions
+from .cards import Card
+from .data import DeckData, LeaderData, StoryData
+from .options import EscapeMasterOptions
 
 logger = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ import logging
 from typing import Literal
 
 from companion.core import Move, Observation, ObservationKind, Unexplained
-from companion.games.escape_master import plays
-from companion.games.escape_master.cards import ESCAPE_KINDS, TRAP_KINDS, Kind, card_problem
-from companion.games.escape_master.moves import (
+from . import plays
+from .cards import ESCAPE_KINDS, TRAP_KINDS, Kind, card_problem
+from .moves import (
     Dealt,
     Discard,
     DiscardSpecial,
@@ -35,7 +35,7 @@ from companion.games.escape_master.moves import (
     Trap,
     Withdraw,
 )
-from companion.games.escape_master.state import Phase, State
+from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 

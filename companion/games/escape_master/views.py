@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 
 from companion.core import JsonObject, Prompt
-from companion.games.escape_master import piles as P
-from companion.games.escape_master.leaders import expected_size
-from companion.games.escape_master.scoring import units
-from companion.games.escape_master.state import Phase, State
+from . import piles as P
+from .leaders import expected_size
+from .scoring import units
+from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 

@@ -33,9 +33,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
-from companion.games.everest.board import Direction
-from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs
-from companion.games.everest.reaches import Kind, Part, Unit, apart, displaceable, groups, grown, unit_reaches
+from .board import Direction
+from .movement import Scratch, move, roar_footprint, snowballs
+from .reaches import Kind, Part, Unit, apart, displaceable, groups, grown, unit_reaches
 
 __all__ = ["Found", "Kind", "Part", "Unit", "find_conflict", "orders_differ", "outcome", "perform", "step_units", "units_conflict"]
 

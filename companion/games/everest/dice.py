@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from companion.games.everest.state import ConflictRolls, EverestState, RoarChecks, RoarReactions
+from .state import ConflictRolls, EverestState, RoarChecks, RoarReactions
 
 log = logging.getLogger(__name__)
 

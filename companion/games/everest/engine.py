@@ -17,16 +17,16 @@ from companion.core import (
     Unexplained,
     Verdict,
 )
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import NO_SETUP, SetupForm
-from companion.game import Game
-from companion.games.everest import dice, entry, resolve, rounds, table, views
-from companion.games.everest.rounds import plans_needed, roll_waiting
-from companion.games.everest.moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
-from companion.games.everest.options import EverestOptions
-from companion.games.everest.rules import RULES
-from companion.games.everest.setup import new_state
-from companion.games.everest.state import EverestState, OrderChoice, PLAN, ROUND_END
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import NO_SETUP, SetupForm
+from companion.contract.game import Game
+from . import dice, entry, resolve, rounds, table, views
+from .rounds import plans_needed, roll_waiting
+from .moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
+from .options import EverestOptions
+from .rules import RULES
+from .setup import new_state
+from .state import EverestState, OrderChoice, PLAN, ROUND_END
 
 log = logging.getLogger(__name__)
 

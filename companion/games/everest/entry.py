@@ -11,11 +11,11 @@ from collections.abc import Iterator, Sequence
 from itertools import permutations
 
 from companion.core import Move
-from companion.entry.picks import Choice, Pick
-from companion.games.everest import dice
-from companion.games.everest.rounds import forced_home, heal_barred, plans_needed, roll_waiting
-from companion.games.everest.moves import COINS, DIE_FACES, MAX_PLAN, EndRound, Heal, Order, Plan, PlanCoin, Roll, SetAside
-from companion.games.everest.state import EverestState, OrderChoice, Phase
+from companion.core.picks import Choice, Pick
+from . import dice
+from .rounds import forced_home, heal_barred, plans_needed, roll_waiting
+from .moves import COINS, DIE_FACES, MAX_PLAN, EndRound, Heal, Order, Plan, PlanCoin, Roll, SetAside
+from .state import EverestState, OrderChoice, Phase
 
 DIRECTIONS = ("N", "E", "S", "W")
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}

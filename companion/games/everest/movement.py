@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from companion.games.everest.board import VECTORS, Board, Direction, Square, neighbours, square_text, step
+from .board import VECTORS, Board, Direction, Square, neighbours, square_text, step
 
 log = logging.getLogger(__name__)
 

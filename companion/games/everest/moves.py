@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import ClassVar, Literal
 
 from companion.core import Move
-from companion.entry.picks import FieldSpec, Pick
+from companion.core.picks import FieldSpec, Pick
 
 CoinValue = Literal["blank", "ace", "2", "3", "4", "5"]
 Face = Literal["value", "suit"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from companion.games.everest.board import DEFAULT_HOMES, Square
+from .board import DEFAULT_HOMES, Square
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games.everest.board import DIRECTIONS, Direction
-from companion.games.everest.engine import GAME_INSTANCE as GAME
-from companion.games.everest.rounds import plans_needed, roll_waiting
-from companion.games.everest import dice
-from companion.games.everest.moves import COINS, EndRound, Face, Heal, Order, Plan, PlanCoin, Roll
-from companion.games.everest.rounds import forced_home, heal_barred
-from companion.games.everest.state import EverestState, OrderChoice, Phase
+from .board import DIRECTIONS, Direction
+from .engine import GAME_INSTANCE as GAME
+from .rounds import plans_needed, roll_waiting
+from . import dice
+from .moves import COINS, EndRound, Face, Heal, Order, Plan, PlanCoin, Roll
+from .rounds import forced_home, heal_barred
+from .state import EverestState, OrderChoice, Phase
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ import logging
 from collections.abc import Sequence
 from typing import Literal
 
-from companion.games.everest.board import VECTORS, Board, Direction, Square, step
-from companion.games.everest.movement import Scratch
+from .board import VECTORS, Board, Direction, Square, step
+from .movement import Scratch
 
 log = logging.getLogger(__name__)
 

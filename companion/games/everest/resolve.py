@@ -11,13 +11,13 @@ import logging
 from operator import attrgetter
 from typing import Any
 
-from companion.games.everest.conflicts import Part, Unit, find_conflict
-from companion.games.everest.moves import DIE_FACES, PlanCoin
-from companion.games.everest.movement import Scratch, move, snowballs
-from companion.games.everest.reaches import reach
-from companion.games.everest.roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
-from companion.games.everest.rounds import finished
-from companion.games.everest.state import (
+from .conflicts import Part, Unit, find_conflict
+from .moves import DIE_FACES, PlanCoin
+from .movement import Scratch, move, snowballs
+from .reaches import reach
+from .roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
+from .rounds import finished
+from .state import (
     ConflictRolls,
     DoAction,
     DoRoars,
@@ -36,7 +36,7 @@ from companion.games.everest.state import (
     StepStart,
     evolved,
 )
-from companion.games.everest.witness import explain
+from .witness import explain
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from companion.games.everest.board import NAMES, Direction, Square, neighbours
-from companion.games.everest.state import Affect, Roar, RoarChecks, RoarReactions, Runner, evolved
+from .board import NAMES, Direction, Square, neighbours
+from .state import Affect, Roar, RoarChecks, RoarReactions, Runner, evolved
 
 log = logging.getLogger(__name__)
 

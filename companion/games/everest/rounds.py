@@ -12,10 +12,10 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from companion.games.everest import dice
-from companion.games.everest.board import Board, Square, square_text
-from companion.games.everest.moves import COINS
-from companion.games.everest.state import OVER, PLAN, ROUND_END, EverestState
+from . import dice
+from .board import Board, Square, square_text
+from .moves import COINS
+from .state import OVER, PLAN, ROUND_END, EverestState
 
 log = logging.getLogger(__name__)
 

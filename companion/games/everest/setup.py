@@ -7,11 +7,11 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.everest.board import Board, Square, make_board, square_text
-from companion.games.everest.options import EverestOptions
-from companion.games.everest.rounds import sole_on_peak
-from companion.games.everest.state import EverestState
+from companion.core.errors import SetupError
+from .board import Board, Square, make_board, square_text
+from .options import EverestOptions
+from .rounds import sole_on_peak
+from .state import EverestState
 
 log = logging.getLogger(__name__)
 

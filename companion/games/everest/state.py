@@ -11,9 +11,9 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, Union
 
-from companion.games.everest.board import Board, Direction, Square
-from companion.games.everest.moves import PlanCoin
-from companion.games.everest.options import EverestOptions
+from .board import Board, Direction, Square
+from .moves import PlanCoin
+from .options import EverestOptions
 
 
 class Phase(str, enum.Enum):

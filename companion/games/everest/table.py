@@ -12,8 +12,8 @@ import logging
 from typing import Any
 
 from companion.core import Move, Observation, Unexplained, ZoneKind
-from companion.games.everest.board import Square, square_text
-from companion.games.everest.state import EverestState
+from .board import Square, square_text
+from .state import EverestState
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ import logging
 from typing import Any
 
 from companion.core import JsonObject, Prompt
-from companion.games.everest import dice
-from companion.games.everest.moves import COINS, PlanCoin
-from companion.games.everest.rounds import coins_to_set_aside, forced_home, heal_barred, sole_on_peak
-from companion.games.everest.state import (
+from . import dice
+from .moves import COINS, PlanCoin
+from .rounds import coins_to_set_aside, forced_home, heal_barred, sole_on_peak
+from .state import (
     ConflictRolls,
     EverestState,
     OrderChoice,
@@ -21,7 +21,7 @@ from companion.games.everest.state import (
     RoarChecks,
     RoarReactions,
 )
-from companion.games.everest.views_conflict import conflict
+from .views_conflict import conflict
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import logging
 
 from companion.core import JsonObject
-from companion.games.everest.moves import DIE_FACES
-from companion.games.everest.state import ConflictRolls, EverestState, OrderChoice, Runner
+from .moves import DIE_FACES
+from .state import ConflictRolls, EverestState, OrderChoice, Runner
 
 log = logging.getLogger(__name__)
 

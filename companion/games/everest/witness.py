@@ -11,10 +11,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from companion.games.everest.board import square_text
-from companion.games.everest.conflicts import Found, Unit
-from companion.games.everest.movement import Scratch
-from companion.games.everest.state import Witness
+from .board import square_text
+from .conflicts import Found, Unit
+from .movement import Scratch
+from .state import Witness
 
 log = logging.getLogger(__name__)
 

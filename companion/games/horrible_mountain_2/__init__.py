@@ -1,6 +1,6 @@
 """Escape From Horrible Mountain 2 (two players): registry id ``horrible-mountain-2``."""
 
-from companion.games.horrible_mountain_2.engine import HorribleMountain2
+from .engine import HorribleMountain2
 
 GAME = HorribleMountain2()
 

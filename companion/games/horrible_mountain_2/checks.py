@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Callable
 
 from companion.core import Move, Verdict
-from companion.games.horrible_mountain_2 import rules as R
-from companion.games.horrible_mountain_2.cards import CENTRE_SLOT, PLACE_PAIRS, rank
-from companion.games.horrible_mountain_2.moves import (
+from . import rules as R
+from .cards import CENTRE_SLOT, PLACE_PAIRS, rank
+from .moves import (
     ClaimCube,
     Dealt,
     Discard,
@@ -21,8 +21,8 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
-from companion.games.horrible_mountain_2.setup import HAND_SIZE
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, public_place
+from .setup import HAND_SIZE
+from .state import ADVENTURER, EVIL, Phase, State, public_place
 
 _LEGAL = Verdict.legal()
 

@@ -6,18 +6,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import SetupForm
-from companion.game import Game
-from companion.games.horrible_mountain_2 import checks, entry, table, transitions, views
-from companion.games.horrible_mountain_2.moves import MOVE_TYPES, TakeDiscard
-from companion.games.horrible_mountain_2.options import Options
-from companion.games.horrible_mountain_2.rules import RULES
-from companion.games.horrible_mountain_2.scoring import winner
-from companion.games.horrible_mountain_2.setup import build_state
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
-from companion.games.horrible_mountain_2.cards import DECK as _DECK
-from companion.games.horrible_mountain_2.cards import sort_cards
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import SetupForm
+from companion.contract.game import Game
+from . import checks, entry, table, transitions, views
+from .moves import MOVE_TYPES, TakeDiscard
+from .options import Options
+from .rules import RULES
+from .scoring import winner
+from .setup import build_state
+from .state import ADVENTURER, EVIL, Phase, State
+from .cards import DECK as _DECK
+from .cards import sort_cards
 
 
 class HorribleMountain2(Game[State]):

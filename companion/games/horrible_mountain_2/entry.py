@@ -7,10 +7,10 @@ from itertools import combinations, permutations
 from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.entry.setup import SetupField, SetupForm
-from companion.games.horrible_mountain_2.cards import COLOURS, DECK, PLACE_PAIRS, SLOTS, rank, sort_cards
-from companion.games.horrible_mountain_2.moves import (
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.setup_form import SetupField, SetupForm
+from .cards import COLOURS, DECK, PLACE_PAIRS, SLOTS, rank, sort_cards
+from .moves import (
     ClaimCube,
     Dealt,
     Discard,
@@ -23,7 +23,7 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
-from companion.games.horrible_mountain_2.state import Phase, State
+from .state import Phase, State
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -105,7 +105,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
     return None
 
 
-# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+# -- setting up by taps (companion.core.setup_form) --------------------------------------------------
 
 _SETUP_FIELDS = ("evil_master", "table", "cubes", "centre")
 

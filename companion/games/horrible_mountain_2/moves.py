@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from companion.core import Move
-from companion.entry.picks import FieldSpec, Pick
-from companion.games.horrible_mountain_2.cards import SLOTS, Colour, card_problem
+from companion.core.picks import FieldSpec, Pick
+from .cards import SLOTS, Colour, card_problem
 
 
 def _cards_ok(*cards: str) -> None:

@@ -9,11 +9,11 @@ import random
 from collections.abc import Iterator
 
 from companion.core import Header, Move
-from companion.games.horrible_mountain_2 import entry
-from companion.games.horrible_mountain_2.cards import COLOURS, DECK, RANKS, SLOTS, rank, sort_cards
-from companion.games.horrible_mountain_2.engine import HorribleMountain2
-from companion.games.horrible_mountain_2.moves import Discard, Draw, Place, Swap, TakeTable
-from companion.games.horrible_mountain_2.state import State
+from . import entry
+from .cards import COLOURS, DECK, RANKS, SLOTS, rank, sort_cards
+from .engine import HorribleMountain2
+from .moves import Discard, Draw, Place, Swap, TakeTable
+from .state import State
 
 GAME = HorribleMountain2()
 PLAYERS = ("anna", "ben")

@@ -7,9 +7,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
-from companion.games.horrible_mountain_2.cards import rank, suit
-from companion.games.horrible_mountain_2.options import Options
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, State
+from .cards import rank, suit
+from .options import Options
+from .state import ADVENTURER, EVIL, State
 
 # The rulebook's table (HM2-SCORE-HAND), best first.
 STRAIGHT_FLUSH = ("straight flush", 14)

@@ -9,11 +9,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.horrible_mountain_2 import rules as R
-from companion.games.horrible_mountain_2.cards import CENTRE_SLOT, COLOURS, DECK_SET, SLOTS, card_problem, rank, setup_rank
-from companion.games.horrible_mountain_2.options import Options
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
+from companion.core.errors import SetupError
+from . import rules as R
+from .cards import CENTRE_SLOT, COLOURS, DECK_SET, SLOTS, card_problem, rank, setup_rank
+from .options import Options
+from .state import ADVENTURER, EVIL, Phase, State
 
 KEYS = ("evil_master", "table", "hands", "cubes", "centre")
 LIVE_KEYS = ("evil_master", "table", "cubes", "centre")

@@ -12,8 +12,8 @@ import enum
 from dataclasses import dataclass, fields
 from typing import Any
 
-from companion.games.horrible_mountain_2.cards import rank
-from companion.games.horrible_mountain_2.options import Options
+from .cards import rank
+from .options import Options
 
 EVIL = 0
 ADVENTURER = 1

@@ -26,9 +26,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
-from companion.games.horrible_mountain_2.cards import COLOURS, PLACE_PAIRS, card_problem, rank
-from companion.games.horrible_mountain_2.moves import Discard, Draw, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
-from companion.games.horrible_mountain_2.state import ADVENTURER, Phase, State
+from .cards import COLOURS, PLACE_PAIRS, card_problem, rank
+from .moves import Discard, Draw, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
+from .state import ADVENTURER, Phase, State
 
 log = logging.getLogger(__name__)
 

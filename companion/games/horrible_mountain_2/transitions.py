@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from companion.core import Move
-from companion.games.horrible_mountain_2.cards import sort_cards
-from companion.games.horrible_mountain_2.moves import (
+from .cards import sort_cards
+from .moves import (
     Dealt,
     ClaimCube,
     Discard,
@@ -17,8 +17,8 @@ from companion.games.horrible_mountain_2.moves import (
     TakeDiscard,
     TakeTable,
 )
-from companion.games.horrible_mountain_2.setup import HAND_SIZE
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State, evolve
+from .setup import HAND_SIZE
+from .state import ADVENTURER, EVIL, Phase, State, evolve
 
 HAND_LIMIT = 5
 LAST_EXHAUSTION = 3

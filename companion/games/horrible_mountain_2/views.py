@@ -10,10 +10,10 @@ over, every key is filled and the hands are shown.
 from __future__ import annotations
 
 from companion.core import JsonObject
-from companion.codec import dataclass_to_json
-from companion.games.horrible_mountain_2.cards import SLOTS, sort_cards
-from companion.games.horrible_mountain_2.scoring import score
-from companion.games.horrible_mountain_2.state import ADVENTURER, EVIL, Phase, State
+from companion.core.codec import dataclass_to_json
+from .cards import SLOTS, sort_cards
+from .scoring import score
+from .state import ADVENTURER, EVIL, Phase, State
 
 
 def _score_entry(state: State, seat: int, reveal: bool) -> JsonObject:

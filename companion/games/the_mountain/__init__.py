@@ -5,7 +5,7 @@ Rules: shared/rules/the-mountain.md, geometry from rules/GAPS.md; catalogue in d
 
 from __future__ import annotations
 
-from companion.games.the_mountain.engine import TheMountain
+from .engine import TheMountain
 
 GAME = TheMountain()
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from companion.core import Verdict
-from companion.games.the_mountain import rules as R
-from companion.games.the_mountain.cards import POSITIONS, RANK_OF, SLOT_OF, SLOTS, SUIT_OF, THREATS
-from companion.games.the_mountain.moves import Act, Skip, parse_choice
-from companion.games.the_mountain.state import MountainState
+from . import rules as R
+from .cards import POSITIONS, RANK_OF, SLOT_OF, SLOTS, SUIT_OF, THREATS
+from .moves import Act, Skip, parse_choice
+from .state import MountainState
 
 logger = logging.getLogger(__name__)
 

@@ -7,19 +7,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, Unexplained, Verdict
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import SetupForm
-from companion.errors import IllegalMoveError
-from companion.game import Game
-from companion.games.the_mountain import rules as R
-from companion.games.the_mountain import entry, scoring, table, views
-from companion.games.the_mountain.actions import Plan, plan_act, plan_skip
-from companion.games.the_mountain.cards import SUIT_NAMES, SUIT_OF, THREATS
-from companion.games.the_mountain.moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
-from companion.games.the_mountain.options import MountainOptions
-from companion.games.the_mountain.setup import read_setup
-from companion.games.the_mountain.state import MountainState, Phase
-from companion.games.the_mountain.cards import DECK as _DECK
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import SetupForm
+from companion.core.errors import IllegalMoveError
+from companion.contract.game import Game
+from . import rules as R
+from . import entry, scoring, table, views
+from .actions import Plan, plan_act, plan_skip
+from .cards import SUIT_NAMES, SUIT_OF, THREATS
+from .moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
+from .options import MountainOptions
+from .setup import read_setup
+from .state import MountainState, Phase
+from .cards import DECK as _DECK
 
 logger = logging.getLogger(__name__)
 

@@ -15,12 +15,12 @@ from itertools import combinations
 from typing import Any
 
 from companion.core import Move
-from companion.entry.picks import Choice, FieldSpec, Pick
-from companion.entry.setup import SetupField, SetupForm
-from companion.games.the_mountain.cards import DECK, POSITIONS, RANKS, ROWS, SLOTS, SUIT_NAMES, SUITS, THREATS
-from companion.games.the_mountain.entry_acts import face_choices, set_candidates
-from companion.games.the_mountain.moves import Discard, Draw, EndTurn, Skip
-from companion.games.the_mountain.state import MountainState, Phase
+from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.setup_form import SetupField, SetupForm
+from .cards import DECK, POSITIONS, RANKS, ROWS, SLOTS, SUIT_NAMES, SUITS, THREATS
+from .entry_acts import face_choices, set_candidates
+from .moves import Discard, Draw, EndTurn, Skip
+from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def _choose(state: MountainState, every: bool) -> list[Choice]:
     return out
 
 
-# -- setting up by taps (companion.entry.setup) --------------------------------------------------
+# -- setting up by taps (companion.core.setup_form) --------------------------------------------------
 # Everything The Mountain's setup names lies face up: the pyramid and the health pile. The stock
 # stays face down and unknown until a card is drawn from it.
 

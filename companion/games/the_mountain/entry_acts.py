@@ -13,11 +13,11 @@ import logging
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations, permutations
 
-from companion.games.the_mountain.actions import Plan, plan_act
-from companion.games.the_mountain.cards import POSITIONS, RANK_OF, RANKS, SLOTS, SUIT_OF, SUITS, THREATS
-from companion.games.the_mountain.geometry import Geometry
-from companion.games.the_mountain.moves import Act
-from companion.games.the_mountain.state import MountainState
+from .actions import Plan, plan_act
+from .cards import POSITIONS, RANK_OF, RANKS, SLOTS, SUIT_OF, SUITS, THREATS
+from .geometry import Geometry
+from .moves import Act
+from .state import MountainState
 
 logger = logging.getLogger(__name__)
 

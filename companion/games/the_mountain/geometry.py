@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from companion.games.the_mountain.cards import ROW_COL, ROWS, SLOTS, THREATS, slot_at
+from .cards import ROW_COL, ROWS, SLOTS, THREATS, slot_at
 
 logger = logging.getLogger(__name__)
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 from companion.core import JsonObject, Move
-from companion.entry.picks import FieldSpec, Pick
-from companion.errors import NotationError
-from companion.games.the_mountain.cards import RANKS, SLOTS, SUITS, check_card, check_position
-from companion.codec import MoveCodec
+from companion.core.picks import FieldSpec, Pick
+from companion.core.errors import NotationError
+from .cards import RANKS, SLOTS, SUITS, check_card, check_position
+from companion.core.codec import MoveCodec
 
 logger = logging.getLogger(__name__)
 

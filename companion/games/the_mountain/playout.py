@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games.the_mountain.cards import DECK, POSITIONS, RANK_OF, SLOTS, SUIT_OF, THREATS
-from companion.games.the_mountain import GAME
-from companion.games.the_mountain.moves import Act, Discard, Draw, EndTurn, Skip
-from companion.games.the_mountain.state import MountainState, Phase
+from .cards import DECK, POSITIONS, RANK_OF, SLOTS, SUIT_OF, THREATS
+from . import GAME
+from .moves import Act, Discard, Draw, EndTurn, Skip
+from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from companion.core import Outcome
-from companion.games.the_mountain.state import MountainState
+from .state import MountainState
 
 logger = logging.getLogger(__name__)
 

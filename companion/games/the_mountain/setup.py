@@ -6,10 +6,10 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from companion.errors import SetupError
-from companion.games.the_mountain.cards import DECK, RANK_OF, ROWS, THREATS
-from companion.games.the_mountain.options import MountainOptions
-from companion.games.the_mountain.state import MountainState
+from companion.core.errors import SetupError
+from .cards import DECK, RANK_OF, ROWS, THREATS
+from .options import MountainOptions
+from .state import MountainState
 
 logger = logging.getLogger(__name__)
 

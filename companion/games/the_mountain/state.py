@@ -7,9 +7,9 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from companion.games.the_mountain.cards import POSITIONS, SLOTS, THREATS
-from companion.games.the_mountain.geometry import Geometry, geometry
-from companion.games.the_mountain.options import MountainOptions
+from .cards import POSITIONS, SLOTS, THREATS
+from .geometry import Geometry, geometry
+from .options import MountainOptions
 
 logger = logging.getLogger(__name__)
 

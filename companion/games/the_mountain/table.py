@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Move, Unexplained, ZoneKind
-from companion.games.the_mountain.cards import POSITIONS, RANK_OF, SLOT_OF, SLOTS, SUIT_OF
-from companion.games.the_mountain.moves import Discard, Draw, EndTurn, Skip
-from companion.games.the_mountain.state import MountainState, Phase
+from .cards import POSITIONS, RANK_OF, SLOT_OF, SLOTS, SUIT_OF
+from .moves import Discard, Draw, EndTurn, Skip
+from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
 

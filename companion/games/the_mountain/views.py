@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 
 from companion.core import JsonObject, Prompt
-from companion.games.the_mountain.cards import POSITIONS, SLOTS, SUITS
-from companion.games.the_mountain.scoring import score
-from companion.games.the_mountain.state import MountainState, Phase
+from .cards import POSITIONS, SLOTS, SUITS
+from .scoring import score
+from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
 

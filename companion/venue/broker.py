@@ -1,6 +1,6 @@
 """The venue's MQTT broker as both sides reach it: the topics, and a paho client set up from a
 ``[broker]`` config (MQTT 5, the user's password, TLS with the venue's CA, quick reconnects).
-Tables publish through :mod:`companion.publish`, the venue listens through
+Tables publish through :mod:`companion.venue.publish`, the venue listens through
 :mod:`companion.venue.collector`; both make their client here."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import ssl
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.config import BrokerConfig
+from companion.app.config import BrokerConfig
 
 
 def topic(venue: str, table: str, leaf: str) -> str:

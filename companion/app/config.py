@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
-from companion.errors import CompanionError, ConfigError
+from companion.core.errors import CompanionError, ConfigError
 from companion.games import GAME_MODULES, get_game
 
 log = logging.getLogger(__name__)
@@ -92,7 +92,7 @@ class TableConfig:
     array: ArrayConfig | None = None
     camera: CameraConfig | None = None
     broker: BrokerConfig | None = None
-    """Publishing to a venue broker (companion/publish.py); off unless ``[broker]`` names a host."""
+    """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
 
 
 DEFAULT_CONFIG = """\

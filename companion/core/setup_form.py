@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.entry.picks import Choice, FieldSpec
+from companion.core.picks import Choice, FieldSpec
 
 JsonValue = Any
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.core import Header, JsonObject, JsonValue, canonical_json
-from companion.errors import LogError, LogIntegrityError
-from companion.log import CONTINUES, GENESIS, HEADER_KIND, GameLog, NewRow, fingerprint
-from companion.private_file import write_private
+from companion.core.errors import LogError, LogIntegrityError
+from companion.log.store import CONTINUES, GENESIS, HEADER_KIND, GameLog, NewRow, fingerprint
+from companion.log.private_file import write_private
 
 log = logging.getLogger(__name__)
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, JsonObject, JsonValue, canonical_json
-from companion.errors import LogError, LogIntegrityError
+from companion.core.errors import LogError, LogIntegrityError
 
 log = logging.getLogger(__name__)
 
@@ -388,7 +388,7 @@ class GameLog:
             return None
         if first.kind != HEADER_KIND:
             raise LogError(f"{self.path}: row 1 is not a game header")
-        from companion.notation import parse_header
+        from companion.log.notation import parse_header
 
         return parse_header({k: v for k, v in first.payload.items() if k != CONTINUES})
 

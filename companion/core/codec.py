@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, NoReturn, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from companion.core import JsonObject, Move
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 
 T = TypeVar("T")
 

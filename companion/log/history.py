@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core import Header, Move, ObservationKind, Unexplained, Verdict
-from companion.errors import NotationError
-from companion.game import Game
-from companion.log import LogRow
+from companion.core.errors import NotationError
+from companion.contract.game import Game
+from companion.log.store import LogRow
 
 log = logging.getLogger(__name__)
 

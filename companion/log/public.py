@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from companion.core import JsonObject, Move, ObservationKind
-from companion.errors import NotationError
-from companion.game import Game
-from companion.log import LogRow
+from companion.core.errors import NotationError
+from companion.contract.game import Game
+from companion.log.store import LogRow
 
 
 def hidden_values(move: Move) -> set[str]:

@@ -34,11 +34,11 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.broker import client_for, topic
-from companion.config import BrokerConfig
+from companion.venue.broker import client_for, topic
+from companion.app.config import BrokerConfig
 from companion.core import JsonObject
-from companion.log import LogRow
-from companion.session import Session
+from companion.log.store import LogRow
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from companion.core import (
     ObservationKind,
     Unexplained,
 )
-from companion.errors import CompanionError, LogError, NotationError
-from companion.game import Game
-from companion.log import HEADER_KIND, GameLog, LogRow, NewRow
-from companion.history import Applied, Judged, play_into, rebuild, take_back_check
-from companion.public import public_row
+from companion.core.errors import CompanionError, LogError, NotationError
+from companion.contract.game import Game
+from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
+from companion.log.history import Applied, Judged, play_into, rebuild, take_back_check
+from companion.log.public import public_row
 
 log = logging.getLogger(__name__)
 

@@ -8,9 +8,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from companion.core import ObservationKind
-from companion.game import Game
+from companion.contract.game import Game
 from companion.games import get_game
-from companion.log import HEADER_KIND, GameLog, LogRow
+from companion.log.store import HEADER_KIND, GameLog, LogRow
 
 
 def notation_lines(log_: GameLog) -> Iterator[str]:

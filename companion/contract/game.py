@@ -26,10 +26,10 @@ from companion.core import (
     Unexplained,
     Verdict,
 )
-from companion.entry.picks import Choice, Pick
-from companion.entry.setup import SetupForm
-from companion.errors import NotationError, SetupError
-from companion.codec import MoveCodec, dataclass_from_json, dataclass_to_json
+from companion.core.picks import Choice, Pick
+from companion.core.setup_form import SetupForm
+from companion.core.errors import NotationError, SetupError
+from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
 
@@ -162,7 +162,7 @@ class Game(ABC, Generic[S]):
         return None
 
     def setup_form(self) -> "SetupForm | None":
-        """The setup as the referee's console taps it in (:mod:`companion.entry.setup`): only what is
+        """The setup as the referee's console taps it in (:mod:`companion.core.setup_form`): only what is
         face up or chosen at the table. None: this game cannot be set up by taps yet."""
         return None
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core import Header
-from companion.game import option_fields
+from companion.contract.game import option_fields
 from companion.games import get_game
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

@@ -10,9 +10,9 @@ from typing import Any
 
 from waitress.server import create_server
 
-from companion.config import BrokerConfig
+from companion.app.config import BrokerConfig
 from companion.core import JsonObject
-from companion.service import WebServer
+from companion.app.service import WebServer
 from companion.venue.collector import VenueCollector
 from companion.venue.store import VenueStore
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.core import JsonObject
 from companion.games import get_game
-from companion.notation import NotationFile
+from companion.log.notation import NotationFile
 
 
 def replay(record: NotationFile) -> Iterator[JsonObject]:

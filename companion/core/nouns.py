@@ -14,7 +14,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
-from companion.entry.picks import FieldSpec
+from companion.core.picks import FieldSpec
+
+__all__ = [
+    "JsonValue",
+    "JsonObject",
+    "canonical_json",
+    "ObservationKind",
+    "Observation",
+    "Verdict",
+    "Rule",
+    "RuleBook",
+    "Outcome",
+    "Move",
+    "Header",
+    "ZoneKind",
+    "Zone",
+    "Unexplained",
+    "Prompt",
+]
 
 JsonValue: TypeAlias = Any
 """A value that ``json.dumps`` accepts (dict, list, str, int, float, bool, None)."""
@@ -181,7 +199,7 @@ class Move:
     hidden_fields: ClassVar[tuple[str, ...]] = ()
     """Fields the public scoreboard and log never show (a card drawn into a hand)."""
     picks: ClassVar[Mapping[str, FieldSpec]] = {}
-    """What each field's values are drawn from (:mod:`companion.entry.picks`), so that a page can
+    """What each field's values are drawn from (:mod:`companion.core.picks`), so that a page can
     offer them to tap; every field but ``by`` and ``t`` declares one."""
     by: str | None = None
     """The player who acts; None where no player acts (a penalty draw, the start of a round)."""

@@ -13,14 +13,14 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any
 
-from companion.config import TableConfig
+from companion.app.config import TableConfig
 from companion.core import Header, JsonObject, Observation, Unexplained
-from companion.errors import ConfigError, SetupError
+from companion.core.errors import ConfigError, SetupError
 from companion.games import get_game
-from companion.log import GameLog, LogRow
-from companion.logfiles import Choice, move_aside, open_for_serving, remember_console_game
-from companion.service import WebServer, lan_url, new_pin, start_web, table_secret
-from companion.session import Session
+from companion.log.store import GameLog, LogRow
+from companion.log.files import Choice, move_aside, open_for_serving, remember_console_game
+from companion.app.service import WebServer, lan_url, new_pin, start_web, table_secret
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -33,7 +33,7 @@ class TableService:
 
     The log is verified first: a broken one is refused unless ``continue_broken`` (then a new log
     carries on from its last good row), and a header that disagrees with the config is put to
-    ``choose`` (resume, new game or quit); see :mod:`companion.logfiles`.
+    ``choose`` (resume, new game or quit); see :mod:`companion.log.files`.
     """
 
     def __init__(
@@ -77,7 +77,7 @@ class TableService:
         if self.config.camera is not None:
             self._start_camera()
         if self.config.broker is not None:
-            from companion.publish import TablePublisher  # paho only for a table that publishes
+            from companion.venue.publish import TablePublisher  # paho only for a table that publishes
 
             self.publisher = TablePublisher(self.session, self.config.broker).start()
         self.web = start_web(self.session, self.config.web, self.pin, self.secret)
@@ -116,7 +116,7 @@ class TableService:
             log.info("new game of %s for %s; the last one is kept in %s", game.id, ", ".join(header.players), archived)
             self.session, self.game = session, game
             if self.config.broker is not None:
-                from companion.publish import TablePublisher
+                from companion.venue.publish import TablePublisher
 
                 self.publisher = TablePublisher(session, self.config.broker).start()  # the new game, a new instance
             return session

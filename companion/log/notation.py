@@ -1,5 +1,5 @@
 """Reading a whole game in the notation (``shared/NOTATION.md``, documented in ``docs/notation.md``):
-the header line and every move line, each read by its game's codec (:mod:`companion.codec`).
+the header line and every move line, each read by its game's codec (:mod:`companion.core.codec`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from companion.core import Header, Move
-from companion.errors import NotationError
+from companion.core.errors import NotationError
 from companion.games import get_game
 
 

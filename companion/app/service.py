@@ -14,9 +14,9 @@ from typing import Any
 
 from waitress.server import create_server
 
-from companion.config import WebConfig, weak_pin
-from companion.private_file import write_private
-from companion.session import Session
+from companion.app.config import WebConfig, weak_pin
+from companion.log.private_file import write_private
+from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,1 @@
+"""The one authority: the session that turns observations into judged, logged, applied moves."""

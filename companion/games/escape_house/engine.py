@@ -8,9 +8,10 @@ from typing import Any, ClassVar
 from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from . import action, entry, explore, live, resolve, table, views
-from .common import Apply, Check, card_name, room_name
+from .common import card_name, room_name
 from .moves import (
     MOVE_TYPES,
     Clear,
@@ -36,7 +37,7 @@ from .rules import RULEBOOK
 from .setup import build_state
 from .state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
-_RULES: dict[type[Move], tuple[Check, Apply]] = {
+MOVES: MoveTable[State] = MoveTable("Escape House", {
     Dealt: (live.check_dealt, live.apply_dealt),
     Flip: (live.check_flip, live.apply_flip),
     MoveTo: (explore.check_move, explore.apply_move),
@@ -53,7 +54,7 @@ _RULES: dict[type[Move], tuple[Check, Apply]] = {
     Clear: (resolve.check_clear, resolve.apply_clear),
     EndRound: (resolve.check_end_round, resolve.apply_end_round),
     Penalty: (resolve.check_penalty, resolve.apply_penalty),
-}
+})
 
 
 class EscapeHouse(Game[State]):
@@ -73,19 +74,17 @@ class EscapeHouse(Game[State]):
         return build_state(players, options, setup)
 
     def check(self, state: State, move: Move) -> Verdict:
-        entry = _RULES.get(type(move))
-        if entry is None:
-            return Verdict.illegal("EH-PHASE", f"{move.verb or type(move).__name__} is not an Escape House move")
+        check = MOVES.checker(move)
         if state.phase is Phase.DEAL and not isinstance(move, Dealt):
             waiting = ", ".join(live.still_to_deal(state))
             return Verdict.illegal("EH-SETUP-HANDS", f"the hands are dealt first: {waiting} still to tap their cards in",
                                    "undo that; each player taps the four cards dealt to them")
         if state.needs_flip() and not isinstance(move, Flip):
             return Verdict.illegal("EH-NEXT-MAIN", "the next main puzzle is still face down", "turn it up and tap it first")
-        return entry[0](state, move)
+        return check(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        return _RULES[type(move)][1](state, move)
+        return MOVES.apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
         if state.phase is not Phase.OVER:

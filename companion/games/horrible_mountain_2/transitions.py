@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from companion.core import Move
 from .cards import sort_cards
 from .moves import (
     Dealt,
@@ -76,96 +75,122 @@ def _discard(state: State, seat: int, cards: tuple[str, ...]) -> State:
     )
 
 
-def apply(state: State, move: Move) -> State:
-    after = _apply(state, move)
-    if after.searched is not None and after.searched not in after.hands[ADVENTURER]:
-        after = evolve(after, searched=None)  # the secretly searched card is out in the open again
-    return after
+def settled(state: State) -> State:
+    """Every state change ends here (engine.apply): the secretly searched card is forgotten once it
+    is out in the open again."""
+    if state.searched is not None and state.searched not in state.hands[ADVENTURER]:
+        return evolve(state, searched=None)
+    return state
 
 
-def _apply(state: State, move: Move) -> State:
-    if isinstance(move, Dealt):
-        return _dealt(state, move)
+# -- one function per verb (engine.MOVES); the acting seat is the turn's, as check() made sure ----
+
+
+def draw(state: State, move: Draw) -> State:
     seat = state.turn
     hand = state.hands[seat]
-    if isinstance(move, Draw):
-        state = _take_from_draw_pile(state, move.card)
-        state = evolve(state, hands=_pair(state.hands, seat, hand | {move.card}))
-        return _after_taking(state)
-    if isinstance(move, Discard):
-        return _end_turn(_discard(state, seat, (move.card,)))
-    if isinstance(move, Swap):
-        # HM2-CUBE-SLOT / HM2-GAP-CUBE: the cube stays on the slot, now on top of the new card.
-        index = move.slot - 1
-        old = state.table[index]
-        table = state.table[:index] + (move.card,) + state.table[index + 1 :]
-        hands = _pair(state.hands, seat, (hand - {move.card}) | {old})
-        return _end_turn(evolve(state, table=table, hands=hands))
-    if isinstance(move, TakeTable):
-        slot = state.slot_of_cube(move.cube)
-        assert slot is not None  # every colour sits on a slot once play begins (HM2-CUBE-SLOT)
-        index = slot - 1
-        taken = state.table[index]
-        state = evolve(
-            state,
-            control=_pair(state.control, seat, state.control[seat] - {move.cube}),
-            cube_pile=state.cube_pile | {move.cube},
-            hands=_pair(state.hands, seat, hand | {taken}),
-            table=state.table[:index] + (move.replacement,) + state.table[index + 1 :],
-        )
-        return _after_taking(_take_from_draw_pile(state, move.replacement))
-    if isinstance(move, TakeDiscard):
-        if state.discard:
-            card = state.discard[-1]
-            state = evolve(state, discard=state.discard[:-1])
-        else:
-            assert move.card is not None  # check() demands the card when the order is unknown
-            card = move.card
-            state = _known_if_single(evolve(state, discard_unordered=state.discard_unordered - {card}))
-        state = evolve(
-            state,
-            control=_pair(state.control, seat, state.control[seat] - {move.cube}),
-            cube_pile=state.cube_pile | {move.cube},
-            hands=_pair(state.hands, seat, hand | {card}),
-        )
-        return _after_taking(state)
-    if isinstance(move, SwapCubes):
-        first, second = move.slots[0] - 1, move.slots[1] - 1
-        cubes = list(state.slot_cubes)
-        cubes[first], cubes[second] = cubes[second], cubes[first]
-        return _end_turn(evolve(_discard(state, seat, move.cards), slot_cubes=tuple(cubes)))
-    if isinstance(move, ClaimCube):
-        state = _discard(state, seat, move.cards)
-        state = evolve(
-            state,
-            cube_pile=state.cube_pile - {move.cube},
-            control=_pair(state.control, seat, state.control[seat] | {move.cube}),
-        )
-        return _end_turn(state)
-    if isinstance(move, Place):
-        cubes = list(state.slot_cubes)
-        for colour, slot in zip(state.colours[seat], move.slots):
-            cubes[slot - 1] = colour
-        if seat == ADVENTURER:
-            return evolve(state, slot_cubes=tuple(cubes), turn=EVIL)
-        # Setup done: the Evil Master goes first (HM2-SETUP-ROLES, HM2-TURN).
-        return evolve(state, slot_cubes=tuple(cubes), turn=EVIL, phase=Phase.PLAY)
-    if isinstance(move, Examine):
-        seen = tuple(sort_cards(state.hands[ADVENTURER]))
-        return _end_turn(evolve(state, used_once=state.used_once | {seat}, examined=seen))
-    if isinstance(move, SearchDiscard):
-        pile = state.discard_cards() - {move.card}
-        if move.order is not None:
-            state = evolve(state, discard=tuple(reversed(move.order)), discard_unordered=frozenset())
-        else:
-            state = _known_if_single(evolve(state, discard=(), discard_unordered=pile))
-        state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}),
-                       searched=move.card)
-        return _after_taking(state)
-    raise TypeError(f"no apply for {type(move).__name__}")  # pragma: no cover
+    state = _take_from_draw_pile(state, move.card)
+    state = evolve(state, hands=_pair(state.hands, seat, hand | {move.card}))
+    return _after_taking(state)
 
 
-def _dealt(state: State, move: Dealt) -> State:
+def discard(state: State, move: Discard) -> State:
+    return _end_turn(_discard(state, state.turn, (move.card,)))
+
+
+def swap(state: State, move: Swap) -> State:
+    # HM2-CUBE-SLOT / HM2-GAP-CUBE: the cube stays on the slot, now on top of the new card.
+    seat = state.turn
+    index = move.slot - 1
+    old = state.table[index]
+    table = state.table[:index] + (move.card,) + state.table[index + 1 :]
+    hands = _pair(state.hands, seat, (state.hands[seat] - {move.card}) | {old})
+    return _end_turn(evolve(state, table=table, hands=hands))
+
+
+def take_table(state: State, move: TakeTable) -> State:
+    seat = state.turn
+    slot = state.slot_of_cube(move.cube)
+    assert slot is not None  # every colour sits on a slot once play begins (HM2-CUBE-SLOT)
+    index = slot - 1
+    taken = state.table[index]
+    state = evolve(
+        state,
+        control=_pair(state.control, seat, state.control[seat] - {move.cube}),
+        cube_pile=state.cube_pile | {move.cube},
+        hands=_pair(state.hands, seat, state.hands[seat] | {taken}),
+        table=state.table[:index] + (move.replacement,) + state.table[index + 1 :],
+    )
+    return _after_taking(_take_from_draw_pile(state, move.replacement))
+
+
+def take_discard(state: State, move: TakeDiscard) -> State:
+    seat = state.turn
+    hand = state.hands[seat]
+    if state.discard:
+        card = state.discard[-1]
+        state = evolve(state, discard=state.discard[:-1])
+    else:
+        assert move.card is not None  # check() demands the card when the order is unknown
+        card = move.card
+        state = _known_if_single(evolve(state, discard_unordered=state.discard_unordered - {card}))
+    state = evolve(
+        state,
+        control=_pair(state.control, seat, state.control[seat] - {move.cube}),
+        cube_pile=state.cube_pile | {move.cube},
+        hands=_pair(state.hands, seat, hand | {card}),
+    )
+    return _after_taking(state)
+
+
+def swap_cubes(state: State, move: SwapCubes) -> State:
+    first, second = move.slots[0] - 1, move.slots[1] - 1
+    cubes = list(state.slot_cubes)
+    cubes[first], cubes[second] = cubes[second], cubes[first]
+    return _end_turn(evolve(_discard(state, state.turn, move.cards), slot_cubes=tuple(cubes)))
+
+
+def claim_cube(state: State, move: ClaimCube) -> State:
+    seat = state.turn
+    state = _discard(state, seat, move.cards)
+    state = evolve(
+        state,
+        cube_pile=state.cube_pile - {move.cube},
+        control=_pair(state.control, seat, state.control[seat] | {move.cube}),
+    )
+    return _end_turn(state)
+
+
+def place(state: State, move: Place) -> State:
+    seat = state.turn
+    cubes = list(state.slot_cubes)
+    for colour, slot in zip(state.colours[seat], move.slots):
+        cubes[slot - 1] = colour
+    if seat == ADVENTURER:
+        return evolve(state, slot_cubes=tuple(cubes), turn=EVIL)
+    # Setup done: the Evil Master goes first (HM2-SETUP-ROLES, HM2-TURN).
+    return evolve(state, slot_cubes=tuple(cubes), turn=EVIL, phase=Phase.PLAY)
+
+
+def examine(state: State, move: Examine) -> State:
+    seen = tuple(sort_cards(state.hands[ADVENTURER]))
+    return _end_turn(evolve(state, used_once=state.used_once | {state.turn}, examined=seen))
+
+
+def search_discard(state: State, move: SearchDiscard) -> State:
+    seat = state.turn
+    hand = state.hands[seat]
+    pile = state.discard_cards() - {move.card}
+    if move.order is not None:
+        state = evolve(state, discard=tuple(reversed(move.order)), discard_unordered=frozenset())
+    else:
+        state = _known_if_single(evolve(state, discard=(), discard_unordered=pile))
+    state = evolve(state, used_once=state.used_once | {seat}, hands=_pair(state.hands, seat, hand | {move.card}),
+                   searched=move.card)
+    return _after_taking(state)
+
+
+def dealt(state: State, move: Dealt) -> State:
     """One dealt card into its player's hand; with both hands in, the cubes are placed (adventurer first)."""
     seat = state.seat(move.by)
     assert seat is not None  # checked

@@ -1,0 +1,123 @@
+"""The idioms every game shares (companion/contract): dispatch by move type, one refusal of a move
+the game does not have, and one "is this a player" check citing each game's own rule id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from companion.contract.dispatch import MoveTable
+from companion.contract.players import not_a_player
+from companion.core import Header, Move, Verdict
+from companion.core.errors import CompanionError, NotationError, UnknownMoveError
+from companion.games import get_game
+from companion.games.escape_house.playout import random_playout as escape_house_playout
+from companion.games.escape_master.playout import random_playout as escape_master_playout
+from companion.games.everest.moves import Roll
+from companion.games.everest.playout import random_playout as everest_playout
+from companion.games.horrible_mountain_2.playout import random_playout as horrible_mountain_2_playout
+from companion.games.the_mountain.moves import EndTurn
+from companion.games.the_mountain.playout import random_playout as the_mountain_playout
+
+Playout = Callable[[int, int], tuple[Header, Iterable[Move]]]
+
+PLAYOUTS: dict[str, Playout] = {
+    "escape-master": escape_master_playout,
+    "horrible-mountain-2": horrible_mountain_2_playout,
+    "the-mountain": the_mountain_playout,
+    "everest": everest_playout,
+    "escape-house": escape_house_playout,
+}
+
+PLAYER_RULE = {  # each game's own id for "is this a player" (old logs cite them)
+    "escape-master": "EM-WHO",
+    "horrible-mountain-2": "HM2-TURN",
+    "the-mountain": "TM-SOLO",
+    "everest": "EV-PLAYER",
+    "escape-house": "EH-PLAYER",
+}
+
+
+@dataclass(frozen=True)
+class Wave(Move):
+    """A move no game has."""
+
+    verb = "wave"
+
+
+def _states(game_id: str, upto: int) -> Iterable[tuple[Any, Header, Move]]:
+    """The states along a seeded playout, each with the legal move made next."""
+    game = get_game(game_id)
+    header, moves = PLAYOUTS[game_id](3, upto)
+    state = game.new_state(header)
+    for move in list(moves)[:upto]:
+        yield state, header, move
+        verdict, state = game.play(state, move)
+        assert verdict.ok, verdict
+
+
+def _foreign(game_id: str) -> Move:
+    """A real move of another game."""
+    return EndTurn() if game_id == "everest" else Roll(by="anna", value="3")
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_a_move_the_game_does_not_have_is_refused_one_way_by_check_and_apply(game_id: str) -> None:
+    game = get_game(game_id)
+    for n, (state, header, _) in enumerate(_states(game_id, 40)):
+        if n % 13:
+            continue
+        for stranger in (Wave(by=header.players[0]), Wave(), _foreign(game_id)):
+            for ask in (game.check, game.judge, game.apply):
+                with pytest.raises(UnknownMoveError, match=f'"{stranger.verb}" .* is not a move of {game.title}'):
+                    ask(state, stranger)
+
+
+def test_the_refusal_of_an_unknown_move_is_a_notation_error_the_session_logs() -> None:
+    assert issubclass(UnknownMoveError, NotationError) and issubclass(UnknownMoveError, CompanionError)
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_a_move_by_someone_not_at_the_table_cites_the_games_own_player_rule(game_id: str) -> None:
+    game = get_game(game_id)
+    asked = 0
+    for state, _, move in _states(game_id, 60):
+        if move.by is None:
+            continue
+        verdict = game.judge(state, move.replace(by="zed"))
+        assert verdict.rules == (PLAYER_RULE[game_id],), (move, verdict)
+        asked += 1
+    assert asked >= 10
+
+
+def test_the_player_check_reads_the_same_in_every_game() -> None:
+    players = ("anna", "ben")
+    assert not_a_player("X-WHO", players, Wave(by="anna")) is None
+    assert not_a_player("X-WHO", players, Wave(by="zed")) == Verdict.illegal(
+        "X-WHO", "zed is not a player in this game", "say which player makes the move"
+    )
+    assert not_a_player("X-WHO", players, Wave()) == Verdict.illegal(
+        "X-WHO", 'a wave needs a player: say who ("by")', "enter the move again with the player"
+    )
+    assert not_a_player("X-WHO", players, Wave(), optional=True) is None
+    named = not_a_player("X-WHO", players, Wave(), what="a greeting")
+    assert named is not None and named.why.startswith("a greeting needs a player")
+    solo = not_a_player("X-SOLO", ("solo",), Wave(by="bob"))
+    assert solo is not None and solo.why == "this is solo's solitaire game, not bob's"
+
+
+def test_a_move_table_dispatches_by_exact_type() -> None:
+    @dataclass(frozen=True)
+    class Nod(Move):
+        verb = "nod"
+
+    table: MoveTable[int] = MoveTable("Toy", {Nod: (lambda s, m: Verdict.legal(), lambda s, m: s + 1)})
+    assert table.move_types == (Nod,)
+    assert table.check(1, Nod()).ok and table.apply(1, Nod()) == 2
+    assert table.checker(Nod()) is not None
+    for ask in (table.checker, lambda m: table.check(1, m), lambda m: table.apply(1, m)):
+        with pytest.raises(UnknownMoveError, match='"wave" \\(Wave\\) is not a move of Toy'):
+            ask(Wave())

@@ -96,9 +96,17 @@ def converter(tp: Any) -> Converter:
 
         return literal
     if origin in (Union, types.UnionType):
-        arms = [converter(arg) for arg in get_args(tp)]
+        args = get_args(tp)
+        # An optional field (``X | None``) reads null at once, and a value that is not null skips
+        # the null arm: that arm refuses it, saying nothing the final refusal does not (a refusal
+        # raises, and most optional fields are absent or null). Whichever arm takes null returns
+        # None, except an enum's (an enum may have a member whose value is null).
+        nullable = type(None) in args and not any(isinstance(a, type) and issubclass(a, enum.Enum) for a in args)
+        arms = [converter(arg) for arg in args if not (nullable and arg is type(None))]
 
         def union(value: Any, where: str) -> Any:
+            if value is None and nullable:
+                return None
             deeper: NotationError | None = None
             for arm in arms:
                 try:
@@ -212,6 +220,17 @@ class _Plan:
 
     fields: tuple[tuple[str, Converter, bool], ...]
     names: frozenset[str]
+    wheres: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, compare=False)
+    """How a message names each field (``plan field "coins"``), by the ``where`` of the object: a
+    move's is its verb, so these are the same few strings for every move read."""
+
+    def field_wheres(self, where: str) -> tuple[str, ...]:
+        known = self.wheres.get(where)
+        if known is None:
+            known = tuple([f'{where} field "{name}"' for name, _, _ in self.fields])
+            if len(self.wheres) < 64:  # (a nested object's ``where`` names its index: keep a few)
+                self.wheres[where] = known
+        return known
 
 
 _plans: dict[type, _Plan] = {}
@@ -239,9 +258,9 @@ def dataclass_from_json(cls: type[T], obj: Mapping[str, Any], where: str, skip: 
         if key not in plan.names and key not in skip:
             raise NotationError(f"{where} has an unknown field {json.dumps(key)}")
     kwargs: dict[str, Any] = {}
-    for name, read, required in plan.fields:
+    for (name, read, required), field_where in zip(plan.fields, plan.field_wheres(where)):
         if name in obj:
-            kwargs[name] = read(obj[name], f'{where} field "{name}"')
+            kwargs[name] = read(obj[name], field_where)
         elif required:
             raise NotationError(f'{where} is missing the field "{name}"')
     try:

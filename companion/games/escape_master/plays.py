@@ -249,7 +249,7 @@ def apply_play(state: State, move: Play) -> State:
             assert value is not None
             pile = _new(Pile, (old.number, old.cards + cards, value, True, last, old.pending))
         piles = rnd.piles[:k] + (pile,) + rnd.piles[k + 1 :]
-    new = rnd._replace(hands=put(rnd.hands, who, hand), piles=piles, last_t=put(rnd.last_t, who, move.t))
+    new = replace(rnd, hands=put(rnd.hands, who, hand), piles=piles, last_t=put(rnd.last_t, who, move.t))
     if kind is Kind.WISDOM:
         new = _wisdom(state, new, who)
     return state.with_round(new)

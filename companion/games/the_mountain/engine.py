@@ -157,7 +157,7 @@ def _check_act(state: MountainState, move: Act) -> Verdict:
     if not_ready is not None:
         return not_ready
     plan = plan_act(state, move, suit)
-    return plan if isinstance(plan, Verdict) else Verdict.legal()
+    return plan if isinstance(plan, Verdict) else _planned(state, move, plan)
 
 
 def _check_skip(state: MountainState, move: Skip) -> Verdict:
@@ -170,7 +170,28 @@ def _check_skip(state: MountainState, move: Skip) -> Verdict:
     if not_ready is not None:
         return not_ready
     plan = plan_skip(state, move)
-    return plan if isinstance(plan, Verdict) else Verdict.legal()
+    return plan if isinstance(plan, Verdict) else _planned(state, move, plan)
+
+
+_LEGAL = Verdict.legal()
+_last_plan: tuple[MountainState, Move, Plan] | None = None
+"""The plan of the last act or skip a check found legal, with its state and move. ``apply`` comes
+right after with the same two (Game.play, the session) and takes the plan instead of walking the
+removal again. Matched by identity; holding the two keeps their ids from being reused. A plain
+cache: a check from another thread at worst replaces it, and apply then plans for itself."""
+
+
+def _planned(state: MountainState, move: Move, plan: Plan) -> Verdict:
+    global _last_plan
+    _last_plan = (state, move, plan)
+    return _LEGAL
+
+
+def _plan_for(state: MountainState, move: Move) -> Plan | None:
+    last = _last_plan
+    if last is not None and last[0] is state and last[1] is move:
+        return last[2]
+    return None
 
 
 def _check_end_turn(state: MountainState, move: EndTurn) -> Verdict:
@@ -198,14 +219,14 @@ def _apply_discard(state: MountainState, move: Discard) -> MountainState:
 
 
 def _apply_act(state: MountainState, move: Act) -> MountainState:
-    plan = plan_act(state, move, SUIT_OF[move.cards[0]])
+    plan = _plan_for(state, move) or plan_act(state, move, SUIT_OF[move.cards[0]])
     if not isinstance(plan, Plan):
         raise IllegalMoveError(f"apply called with an illegal act: {plan.why}")
     return _remove(state, plan, move.cards, acted=state.acted + (SUIT_OF[move.cards[0]],))
 
 
 def _apply_skip(state: MountainState, move: Skip) -> MountainState:
-    plan = plan_skip(state, move)
+    plan = _plan_for(state, move) or plan_skip(state, move)
     if not isinstance(plan, Plan):
         raise IllegalMoveError(f"apply called with an illegal skip: {plan.why}")
     return _remove(state, plan, (), skipped=True)

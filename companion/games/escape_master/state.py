@@ -54,7 +54,7 @@ def replace(obj: T, **changes: Any) -> T:
             if i is None:
                 raise ValueError(f"Got unexpected field names: {[n for n in changes if n not in index]!r}")
             values[i] = value
-        return tuple.__new__(cls, values)  # type: ignore[no-any-return]
+        return tuple.__new__(cls, values)
     return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
 
 

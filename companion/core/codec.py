@@ -172,6 +172,8 @@ def converter(tp: Any) -> Converter:
         return enumerated
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         cls = tp
+        if getattr(cls, "__dataclass_params__").frozen:
+            return _interning(cls, name)
 
         def nested(value: Any, where: str) -> Any:
             if not isinstance(value, dict):
@@ -212,6 +214,37 @@ def converter(tp: Any) -> Converter:
 
         return text
     raise TypeError(f"notation cannot read values of type {tp!r}")  # a move class with a type we do not read
+
+
+_PLAIN = (str, int, bool, type(None))
+INTERNED_MAX = 1024
+"""Values remembered per class by :func:`_interning`: a game's small values (Everest's 48 plan
+coins) fit many times over, and a file of distinct ones cannot grow the table without end."""
+
+
+def _interning(cls: type, name: str) -> Converter:
+    """Read a nested frozen dataclass, one instance per distinct JSON object of plain values: such
+    a value is immutable and equal to any other read from the same object, and the same few come
+    back on every line of a file (Everest's plan coins, three in every plan). The key holds each
+    value's type, so that ``true`` is never taken for ``1``; an object holding anything else (a
+    list, a number with a fraction) is read afresh every time."""
+    known: dict[tuple[tuple[str, type, Any], ...], Any] = {}
+
+    def interned(value: Any, where: str) -> Any:
+        if not isinstance(value, dict):
+            _refuse(name, value, where)
+        for v in value.values():
+            if type(v) not in _PLAIN:
+                return dataclass_from_json(cls, value, where)
+        key = tuple([(k, type(v), v) for k, v in value.items()])
+        found = known.get(key)
+        if found is None:
+            found = dataclass_from_json(cls, value, where)
+            if len(known) < INTERNED_MAX:
+                known[key] = found
+        return found
+
+    return interned
 
 
 @dataclass(frozen=True)

@@ -149,12 +149,13 @@ def _check_roll(state: EverestState, move: Roll) -> Verdict:
     purpose, roarer = ask
     if move.purpose is None and move.roarer is None:
         return LEGAL  # (files from before the purpose field; the log's event line says what it was for)
-    wanted = dice.purpose_text(state, purpose, roarer)
     if move.purpose is not None and move.purpose != purpose:
+        wanted = dice.purpose_text(state, purpose, roarer)  # (in words only for a refusal)
         return Verdict.illegal(
             "EV-ROLL", f"{name}'s roll is asked for {wanted}, not for a {move.purpose} roll", f"{name}: roll for {wanted}"
         )
     if move.roarer is not None and (roarer is None or move.roarer != state.players[roarer]):
+        wanted = dice.purpose_text(state, purpose, roarer)
         return Verdict.illegal(
             "EV-ROLL", f"{name}'s roll is asked for {wanted}, not about {move.roarer}'s roar", f"{name}: roll for {wanted}"
         )

@@ -216,7 +216,7 @@ def converter(tp: Any) -> Converter:
     raise TypeError(f"notation cannot read values of type {tp!r}")  # a move class with a type we do not read
 
 
-_PLAIN = (str, int, bool, type(None))
+_PLAIN = frozenset({str, int, bool, type(None)})
 INTERNED_MAX = 1024
 """Values remembered per class by :func:`_interning`: a game's small values (Everest's 48 plan
 coins) fit many times over, and a file of distinct ones cannot grow the table without end."""
@@ -228,15 +228,15 @@ def _interning(cls: type, name: str) -> Converter:
     back on every line of a file (Everest's plan coins, three in every plan). The key holds each
     value's type, so that ``true`` is never taken for ``1``; an object holding anything else (a
     list, a number with a fraction) is read afresh every time."""
-    known: dict[tuple[tuple[str, type, Any], ...], Any] = {}
+    known: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], Any] = {}
 
     def interned(value: Any, where: str) -> Any:
         if not isinstance(value, dict):
             _refuse(name, value, where)
-        for v in value.values():
-            if type(v) not in _PLAIN:
-                return dataclass_from_json(cls, value, where)
-        key = tuple([(k, type(v), v) for k, v in value.items()])
+        types_of = tuple(map(type, value.values()))
+        if not _PLAIN.issuperset(types_of):
+            return dataclass_from_json(cls, value, where)
+        key = (tuple(value.items()), types_of)
         found = known.get(key)
         if found is None:
             found = dataclass_from_json(cls, value, where)
@@ -329,6 +329,9 @@ def dataclass_to_json(obj: Any) -> JsonObject:
     return out
 
 
+_VERB = ("do",)
+
+
 class MoveCodec:
     """Reads and writes one game's moves: ``{"by": P, "do": VERB, ...fields, "t": seconds}``."""
 
@@ -355,8 +358,7 @@ class MoveCodec:
         t = obj.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t)):
             raise NotationError(f'{verb}: "t" must be a number of seconds')
-        body = {k: v for k, v in obj.items() if k != "do"}
-        return dataclass_from_json(cls, body, verb)
+        return dataclass_from_json(cls, obj, verb, skip=_VERB)
 
     def to_json(self, move: Move) -> JsonObject:
         out: JsonObject = {}

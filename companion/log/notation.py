@@ -5,7 +5,7 @@ the header line and every move line, each read by its game's codec (:mod:`compan
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -44,7 +44,7 @@ class NotationFile:
     """The game's state before the first move (built once, while checking the header's setup)."""
 
 
-_scan = json.JSONDecoder().scan_once
+_scan: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")  # (not in the stubs)
 """The C scanner under ``json.loads``, for a line already stripped: what ``loads`` does for it
 without its whitespace look-ups (a game file is read at start-up and by ``companion replay``)."""
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 from companion.core import Move, Verdict
 from companion.contract.dispatch import Check
 from companion.contract.players import not_a_player
@@ -236,8 +234,9 @@ def check_swap_cubes(state: State, move: Move) -> Verdict:
         return held
     if move.slots[0] == move.slots[1]:
         return Verdict.illegal(R.SWAP_CUBES, f"cubes are swapped between two Table Cards, not slot {move.slots[0]} with itself", fix)
-    wanted = Counter(rank(c) for c in move.cards)
-    under = Counter(state.slot_rank(s) for s in move.slots)
+    # the two ranks as a multiset: sorted pairs compare as Counters would, without building them
+    wanted = sorted([rank(c) for c in move.cards])
+    under = sorted([state.slot_rank(s) for s in move.slots])
     if wanted != under:
         cards = " and ".join(move.cards)
         tables = " and ".join(f"{state.table[s - 1]} (slot {s})" for s in move.slots)

@@ -30,9 +30,14 @@ def _pair(values: tuple[frozenset[str], frozenset[str]], seat: int, new: frozens
 
 def _end_turn(state: State) -> State:
     """After the action (and its discard): HM2-GAME-END, else the other player's turn (HM2-TURN)."""
-    if state.exhausted >= LAST_EXHAUSTION:
-        return evolve(state, phase=Phase.OVER, must_discard=False, turns=state.turns + 1)
-    return evolve(state, turn=1 - state.turn, must_discard=False, turns=state.turns + 1)
+    return evolve(state, **_turn_over(state, state.exhausted))
+
+
+def _turn_over(state: State, exhausted: int) -> dict[str, object]:
+    """``_end_turn``'s changes, the Draw Pile having run out ``exhausted`` times."""
+    if exhausted >= LAST_EXHAUSTION:
+        return {"phase": Phase.OVER, "must_discard": False, "turns": state.turns + 1}
+    return {"turn": 1 - state.turn, "must_discard": False, "turns": state.turns + 1}
 
 
 def _after_taking(state: State) -> State:
@@ -47,16 +52,20 @@ def _take_from_draw_pile(state: State, card: str) -> State:
 
     A sixth-card discard still to come is made after this, so it starts the new Discard Pile.
     """
+    return evolve(state, **_draw_pile_without(state, card))
+
+
+def _draw_pile_without(state: State, card: str) -> dict[str, object]:
+    """``_take_from_draw_pile``'s changes."""
     pile = state.draw_pile - {card}
     if pile:
-        return evolve(state, draw_pile=pile)
-    return evolve(
-        state,
-        draw_pile=state.discard_cards(),
-        discard=(),
-        discard_unordered=frozenset(),
-        exhausted=state.exhausted + 1,
-    )
+        return {"draw_pile": pile}
+    return {
+        "draw_pile": state.discard_cards(),
+        "discard": (),
+        "discard_unordered": frozenset(),
+        "exhausted": state.exhausted + 1,
+    }
 
 
 def _known_if_single(state: State) -> State:
@@ -87,15 +96,26 @@ def settled(state: State) -> State:
 
 
 def draw(state: State, move: Draw) -> State:
+    # _take_from_draw_pile, the card into hand and _after_taking, in one evolve (the commonest move)
     seat = state.turn
-    hand = state.hands[seat]
-    state = _take_from_draw_pile(state, move.card)
-    state = evolve(state, hands=_pair(state.hands, seat, hand | {move.card}))
-    return _after_taking(state)
+    changes = _draw_pile_without(state, move.card)
+    hand = state.hands[seat] | {move.card}
+    changes["hands"] = _pair(state.hands, seat, hand)
+    if len(hand) > HAND_LIMIT:
+        changes["must_discard"] = True
+    else:
+        changes.update(_turn_over(state, state.exhausted + 1 if "exhausted" in changes else state.exhausted))
+    return evolve(state, **changes)
 
 
 def discard(state: State, move: Discard) -> State:
-    return _end_turn(_discard(state, state.turn, (move.card,)))
+    seat = state.turn  # _discard and _end_turn in one evolve
+    return evolve(
+        state,
+        hands=_pair(state.hands, seat, state.hands[seat] - {move.card}),
+        discard=state.discard + (move.card,),
+        **_turn_over(state, state.exhausted),
+    )
 
 
 def swap(state: State, move: Swap) -> State:

@@ -14,11 +14,16 @@ from companion.contract.players import not_a_player
 from companion.core import Header, Move, Verdict
 from companion.core.errors import CompanionError, NotationError, UnknownMoveError
 from companion.games import get_game
+from companion.games.escape_house.engine import MOVES as ESCAPE_HOUSE_MOVES
 from companion.games.escape_house.playout import random_playout as escape_house_playout
+from companion.games.escape_master.engine import MOVES as ESCAPE_MASTER_MOVES
 from companion.games.escape_master.playout import random_playout as escape_master_playout
+from companion.games.everest.engine import MOVES as EVEREST_MOVES
 from companion.games.everest.moves import Roll
 from companion.games.everest.playout import random_playout as everest_playout
+from companion.games.horrible_mountain_2.engine import MOVES as HORRIBLE_MOUNTAIN_2_MOVES
 from companion.games.horrible_mountain_2.playout import random_playout as horrible_mountain_2_playout
+from companion.games.the_mountain.engine import MOVES as THE_MOUNTAIN_MOVES
 from companion.games.the_mountain.moves import EndTurn
 from companion.games.the_mountain.playout import random_playout as the_mountain_playout
 
@@ -30,6 +35,14 @@ PLAYOUTS: dict[str, Playout] = {
     "the-mountain": the_mountain_playout,
     "everest": everest_playout,
     "escape-house": escape_house_playout,
+}
+
+TABLES: dict[str, MoveTable[Any]] = {
+    "escape-master": ESCAPE_MASTER_MOVES,
+    "horrible-mountain-2": HORRIBLE_MOUNTAIN_2_MOVES,
+    "the-mountain": THE_MOUNTAIN_MOVES,
+    "everest": EVEREST_MOVES,
+    "escape-house": ESCAPE_HOUSE_MOVES,
 }
 
 PLAYER_RULE = {  # each game's own id for "is this a player" (old logs cite them)
@@ -62,6 +75,14 @@ def _states(game_id: str, upto: int) -> Iterable[tuple[Any, Header, Move]]:
 def _foreign(game_id: str) -> Move:
     """A real move of another game."""
     return EndTurn() if game_id == "everest" else Roll(by="anna", value="3")
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_every_move_type_of_a_game_has_its_check_and_apply_in_its_table(game_id: str) -> None:
+    game = get_game(game_id)
+    assert sorted(t.__name__ for t in TABLES[game_id].move_types) == sorted(t.__name__ for t in game.move_types)
+    assert set(TABLES[game_id].move_types) == set(game.move_types)
+    assert TABLES[game_id].game == game.title
 
 
 @pytest.mark.parametrize("game_id", sorted(PLAYOUTS))

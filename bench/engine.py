@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games import GAME_MODULES, get_game
+from companion.games import game_ids, get_game, get_spec
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 
@@ -28,8 +28,7 @@ TARGET_MOVES = 1000
 
 
 def playout(game_id: str, seed: int) -> tuple[Header, list[Move]]:
-    module = importlib.import_module(GAME_MODULES[game_id] + ".playout")
-    header, moves = module.random_playout(seed, TARGET_MOVES)
+    header, moves = get_spec(game_id).playout(seed, TARGET_MOVES)
     return header, list(moves)
 
 
@@ -87,7 +86,7 @@ def replay_time_ms(game_id: str, games: list[tuple[Header, list[Move]]], repeat:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", default=list(GAME_MODULES))
+    parser.add_argument("--games", nargs="*", default=list(game_ids()))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object per game instead of a table")

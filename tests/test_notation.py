@@ -9,7 +9,7 @@ from companion.core import Header
 from companion.core.errors import NotationError
 from companion.core.codec import MoveCodec
 from companion.log.notation import parse_header
-from tests.toygame import GAME, Peek, Take
+from tests.toy_game import GAME, Peek, Take
 
 
 def test_round_trip_keeps_every_field() -> None:

@@ -1,7 +1,7 @@
 """The table config: one TOML file describing the table (game, players, log, web, readers, zones, camera).
 
 Every problem is one :class:`ConfigError` naming the key (``zones[3].kind: "pyle" is not a zone
-kind (pile, hand_pad, ...)``). ``companion init`` writes a commented default (:data:`DEFAULT_CONFIG`).
+kind (pile, hand_pad, ...)``). ``companion init`` writes a commented default (:func:`default_config`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
 from companion.core.errors import CompanionError, ConfigError
-from companion.games import GAME_MODULES, get_game
+from companion.games import game_ids, get_game
+from companion.venue.broker import BrokerConfig
 
 log = logging.getLogger(__name__)
 
@@ -66,20 +67,6 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
-class BrokerConfig:
-    """``[broker]`` in the table config: where to publish, as whom."""
-
-    host: str
-    port: int = 8883
-    venue: str = "venue"
-    table: str = "table"
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    """A CA certificate file: TLS is on when this is given."""
-
-
-@dataclass(frozen=True)
 class TableConfig:
     """The whole table, as read from the config file."""
 
@@ -95,21 +82,21 @@ class TableConfig:
     """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
 
 
-DEFAULT_CONFIG = """\
+_DEFAULT_CONFIG = """\
 # Table Companion — the table config. One file describes one table: the game, the players,
 # where the log lives, the web page, and which reader or camera region watches each zone.
 
 [game]
-# One of: escape-master, horrible-mountain-2, the-mountain, everest, escape-house
+# One of: {game_ids}
 id = "escape-master"
 players = ["anna", "ben", "cleo"]
 
 [game.options]
-# Every rulebook variant and every default from rules/GAPS.md is an option; see docs/games/<id>.md.
+# Every rulebook variant and every default from rules/GAPS.md is an option; see the game's GAME.md.
 # breaking_point = 30
 
 [game.setup]
-# The setup in notation (NOTATION.md, docs/games/<id>.md). Escape Master needs only the first
+# The setup in notation (NOTATION.md, the game's GAME.md). Escape Master needs only the first
 # dealer: the readers see the deal. Games dealt face up (The Mountain, Horrible Mountain 2) list it.
 dealer = "anna"
 
@@ -150,6 +137,11 @@ kind = "hand_pad"
 player = "anna"
 reader = "array:1"
 """
+
+
+def default_config() -> str:
+    """The commented default table config (readers on an array, Escape Master's zones)."""
+    return _DEFAULT_CONFIG.replace("{game_ids}", ", ".join(game_ids()))
 
 
 def _get(table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -221,8 +213,8 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         raise ConfigError("game: missing (a [game] table with id and players)")
     _check_unknown(game_t, "game", {"id", "players", "options", "setup"})
     game_id = _get(game_t, "id", "game", str)
-    if game_id not in GAME_MODULES:
-        raise ConfigError(f'game.id: unknown game "{game_id}" (known: {", ".join(sorted(GAME_MODULES))})')
+    if game_id not in game_ids():
+        raise ConfigError(f'game.id: unknown game "{game_id}" (known: {", ".join(game_ids())})')
     players = _get(game_t, "players", "game", list)
     if not players or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
         raise ConfigError("game.players: must be a list of distinct player names")

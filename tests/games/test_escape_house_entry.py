@@ -18,8 +18,9 @@ from companion.games.escape_house.state import State
 from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 from tests.games.test_escape_house_support import A, B, C, HANDS, PLAYERS, ROOMS, loose, mv, new, play, to_action
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "escape-house"
+DATA = get_spec("escape-house").path("acceptance")
 FILES = sorted(DATA.glob("*.jsonl"))
 
 

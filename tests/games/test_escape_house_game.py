@@ -13,8 +13,9 @@ from companion.games.escape_house.playout import random_playout
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 from tests.games.test_escape_house_support import COVERED
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "escape-house"
+DATA = get_spec("escape-house").path("acceptance")
 GAMES = sorted(DATA.glob("*.jsonl"))
 
 

@@ -20,8 +20,9 @@ from companion.log.notation import read_notation
 from tests.entry_driver import Unreachable, tap_in
 from tests.games.test_escape_master_story import ben_draws_a_story
 from tests.games.test_escape_master_support import A, B, C, dealt, header, mv, ok, started
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "escape-master"
+DATA = get_spec("escape-master").path("acceptance")
 DECK = sorted(GAME.deck())
 
 

@@ -19,8 +19,9 @@ from companion.games.everest.moves import EndRound, Order, Plan, PlanCoin, Roll
 from companion.games.everest.playout import random_playout
 from companion.log.notation import read_notation
 from tests.games.test_everest_support import COVERED, A, B, C, D, at, covers, header, placed, plans, start
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "everest"
+DATA = get_spec("everest").path("acceptance")
 
 
 def test_registered_under_its_id() -> None:
@@ -236,7 +237,7 @@ def test_data_games_replay_as_expected(name: str) -> None:
 
 
 def test_the_whole_game_key_lines() -> None:
-    """The acceptance game, checked by hand against the rulebook (see docs/games/everest.md)."""
+    """The acceptance game, checked by hand against the rulebook (see companion/games/everest/GAME.md)."""
     with open(DATA / "whole-game.jsonl", encoding="utf-8") as handle:
         record = read_notation(handle)
     state = GAME.new_state(record.header)
@@ -262,7 +263,7 @@ def test_the_whole_game_key_lines() -> None:
 
 
 def test_the_three_way_conflict_key_lines() -> None:
-    """Issue #17's acceptance game, checked by hand (docs/games/everest.md, "Acceptance games")."""
+    """Issue #17's acceptance game, checked by hand (companion/games/everest/GAME.md, "Acceptance games")."""
     with open(DATA / "three-way-conflict.jsonl", encoding="utf-8") as handle:
         record = read_notation(handle)
     state = GAME.new_state(record.header)
@@ -303,7 +304,7 @@ def test_every_rule_has_a_legal_and_an_illegal_test() -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    doc = (Path(__file__).parents[2] / "docs" / "games" / "everest.md").read_text(encoding="utf-8")
+    doc = get_spec("everest").path("GAME.md").read_text(encoding="utf-8")
     for rule in GAME.rules.values():
         assert f"`{rule.id}`" in doc, rule.id
     for name, _, _ in option_fields(GAME.options_type):

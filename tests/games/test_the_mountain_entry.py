@@ -26,8 +26,9 @@ from companion.games.the_mountain.state import MountainState
 from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 from tests.games.mountain_support import ready, start
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "the-mountain"
+DATA = get_spec("the-mountain").path("acceptance")
 FILES = sorted(DATA.glob("*.jsonl"))
 OPTIONS: list[dict[str, Any]] = [
     {},

@@ -13,8 +13,9 @@ from companion.games import get_game
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.playout import random_playout
 from companion.log.notation import read_notation
+from companion.games import get_spec
 
-DATA = pathlib.Path(__file__).parent / "data" / "the-mountain"
+DATA = get_spec("the-mountain").path("acceptance")
 TESTS = pathlib.Path(__file__).parent
 
 
@@ -188,7 +189,7 @@ def test_rule_passages_are_quoted_from_the_rulebook() -> None:
 
 
 def test_docs_list_every_rule_option_and_verb() -> None:
-    doc = (TESTS.parent.parent / "docs" / "games" / "the-mountain.md").read_text(encoding="utf-8")
+    doc = get_spec("the-mountain").path("GAME.md").read_text(encoding="utf-8")
     for rule_id in GAME.rules:
         assert f"`{rule_id}`" in doc
     for name in GAME.default_options():

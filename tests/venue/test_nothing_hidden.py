@@ -15,7 +15,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core import Observation, ObservationKind
 from companion.games import get_game
 from companion.games.escape_house import playout as eh

@@ -1,7 +1,7 @@
 """Escape House moves: one frozen dataclass per notation verb (NOTATION.md "Escape House").
 
 Core verbs: move, draw, draw_discard, trade, stash, follow, play, resolve, penalty, clear.
-Extensions (docs/games/escape-house.md): end_explore, reveal, discard, end_round; at a live table,
+Extensions (GAME.md): end_explore, reveal, discard, end_round; at a live table,
 dealt and flip.
 """
 

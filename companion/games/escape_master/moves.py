@@ -2,7 +2,7 @@
 
 A malformed card name is a notation error (ValueError here); a well-formed card that cannot be where
 the move says is an illegal move (``check``). Verbs beyond NOTATION.md are extensions for the
-readers and the leader/Story bookkeeping; docs/games/escape-master.md documents each one.
+readers and the leader/Story bookkeeping; GAME.md documents each one.
 """
 
 from __future__ import annotations
@@ -197,7 +197,7 @@ class EndRound(Move):
             _hands_ok(self.hands)
 
 
-# -- extensions (docs/games/escape-master.md) -------------------------------------------------
+# -- extensions (GAME.md) -------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)

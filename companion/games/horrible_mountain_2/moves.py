@@ -2,7 +2,7 @@
 
 Card names, colours and slot numbers are checked when a move is read (a malformed one is a
 notation error naming the field); whether the move is legal is for ``check``.
-Extensions to NOTATION.md (documented in docs/games/horrible-mountain-2.md): ``take_discard``'s
+Extensions to NOTATION.md (documented in GAME.md): ``take_discard``'s
 optional ``card`` and ``search_discard``'s optional ``order``.
 """
 

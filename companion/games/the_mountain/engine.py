@@ -266,3 +266,6 @@ def _attack(state: MountainState) -> MountainState:
         last_damage=damage,
         result="lost" if lost else None,
     )
+
+
+GAME = TheMountain()

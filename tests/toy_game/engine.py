@@ -1,4 +1,4 @@
-"""A tiny real game for testing the spine (session, log, web) apart from any one rulebook.
+"""The toy game's rules: a tiny real game for testing the spine (session, log, web) apart from any one rulebook.
 
 Take-away: players take 1 to 3 counters in turn from a pile; whoever takes the last one wins.
 ``peek`` carries a hidden field, to test that public views leave it out.

@@ -1,5 +1,5 @@
 // The Mountain (solitaire): health, threats left and score, the pyramid's slots (exposed, half
-// exposed, covered, empty), the health pile; the player's hand. Keys: docs/games/the-mountain.md.
+// exposed, covered, empty), the health pile; the player's hand. Keys: GAME.md.
 "use strict";
 (function () {
   const el = TC.el;
@@ -82,5 +82,21 @@
       pyramid(v));
   }
 
-  TC.games.register("the-mountain", { board, view, card: TC.games.helpers.playingCard });
+  // A builder step over pyramid positions, laid out as the pyramid ("r-i": row r, position i).
+  function pyramidPicker(next, button) {
+    const rows = {};
+    for (const c of next.choices) {
+      const r = Number(String(c.value).split("-")[0]);
+      (rows[r] = rows[r] || []).push(c);
+    }
+    return el("div", { class: "pyramid-pick" }, Object.keys(rows).sort((a, b) => a - b).map((r) =>
+      el("div", { class: "pick-row" }, rows[r].map(button))));
+  }
+
+  // The venue's headline figures for a table of this game, from its published scoreboard.
+  function summary(s) {
+    return [["health", s.health], ["threats left", s.threats_left], ["score", s.score]];
+  }
+
+  TC.games.register("the-mountain", { board, view, card: TC.games.helpers.playingCard, picker: { pyramid_slot: pyramidPicker }, summary });
 })();

@@ -1,5 +1,5 @@
 // Escape House: the penalty clocks (impossible to miss), main puzzles left, round and phase, the
-// living and the sacrificed, who is in which room. Keys: docs/games/escape-house.md.
+// living and the sacrificed, who is in which room. Keys: GAME.md.
 "use strict";
 (function () {
   const el = TC.el;
@@ -119,5 +119,10 @@
     return el("div", { class: "eh view" }, parts);
   }
 
-  TC.games.register("escape-house", { board, view });
+  // The venue's headline figures for a table of this game, from its published scoreboard.
+  function summary(s) {
+    return [["penalty clocks", s.clocks], ["main puzzles left", s.main_left], ["alive", (s.alive || []).length]];
+  }
+
+  TC.games.register("escape-house", { board, view, summary });
 })();

@@ -1,5 +1,5 @@
 // Everest: the yetis drawn on the height map, damage this round and usable coins per yeti, the
-// revealed plans and the round's events; where a player's plan stands. Keys: docs/games/everest.md.
+// revealed plans and the round's events; where a player's plan stands. Keys: GAME.md.
 "use strict";
 (function () {
   const el = TC.el;
@@ -206,5 +206,10 @@
     return { node, update };
   }
 
-  TC.games.register("everest", { board, view, entry: planStatus });
+  // The venue's headline figures for a table of this game, from its published scoreboard.
+  function summary(s) {
+    return [["damage", TC.games.helpers.perPlayer(s.damage, String)], ["round", s.round]];
+  }
+
+  TC.games.register("everest", { board, view, entry: planStatus, summary });
 })();

@@ -1,6 +1,6 @@
 // Escape From Horrible Mountain 2: live scores (cube points only while hands are hidden), the five
 // Table Cards with their cubes, the piles; a player's own hand and hand score.
-// Keys: docs/games/horrible-mountain-2.md ("Scoreboard and views").
+// Keys: GAME.md ("Scoreboard and views").
 "use strict";
 (function () {
   const el = TC.el;
@@ -89,5 +89,11 @@
     return el("div", { class: "hm2 view" }, parts);
   }
 
-  TC.games.register("horrible-mountain-2", { board, view, card: TC.games.helpers.playingCard });
+  // The venue's headline figures for a table of this game, from its published scoreboard.
+  function summary(s) {
+    return [["points", TC.games.helpers.perPlayer(s.scores, (v) => String(v.total !== null && v.total !== undefined ? v.total : v.cubes))],
+      ["draw pile ran out", (s.exhausted || 0) + "/3"]];
+  }
+
+  TC.games.register("horrible-mountain-2", { board, view, card: TC.games.helpers.playingCard, summary });
 })();

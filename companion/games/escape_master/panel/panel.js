@@ -1,5 +1,5 @@
 // Escape Master: fault totals against the Breaking Point, this round's faults, the central piles,
-// the round history; a player's own hand. Keys: docs/games/escape-master.md ("Scoreboard").
+// the round history; a player's own hand. Keys: GAME.md ("Scoreboard").
 "use strict";
 (function () {
   const el = TC.el;
@@ -206,5 +206,10 @@
     return el("div", { class: "em view" }, parts);
   }
 
-  TC.games.register("escape-master", { board, view, card });
+  // The venue's headline figures for a table of this game, from its published scoreboard.
+  function summary(s) {
+    return [["faults (breaking point " + s.breaking_point + ")", TC.games.helpers.perPlayer(s.faults, String)], ["round", s.round]];
+  }
+
+  TC.games.register("escape-master", { board, view, card, summary });
 })();

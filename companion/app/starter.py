@@ -54,6 +54,8 @@ def starting_header(game_id: str, rng: random.Random) -> tuple[Header, bool]:
 
 def _gist(doc: str) -> str:
     """An option's doc, cut to a line: its first sentence, at most 100 characters."""
+    if not doc.strip():
+        return "(no description)"
     first = doc.split(". ")[0].splitlines()[0].rstrip(".")
     return first if len(first) <= 100 else first[:99] + "…"
 

@@ -72,9 +72,9 @@ pi:
 	usermod -aG dialout,plugdev,video companion
 	mkdir -p /etc/table-companion
 	[ -e /etc/table-companion/table.toml ] || $(VENV)/bin/companion init /etc/table-companion/table.toml
-	install -m 644 hardware/table-companion.app.service /etc/systemd/system/table-companion.app.service
+	install -m 644 hardware/table-companion.service /etc/systemd/system/table-companion.service
 	systemctl daemon-reload
-	systemctl enable systemd-time-wait-sync.service table-companion.app.service
+	systemctl enable systemd-time-wait-sync.service table-companion.service
 	@echo "installed. Edit /etc/table-companion/table.toml, then: systemctl start table-companion"
 
 typecheck: $(STAMP)

@@ -28,7 +28,7 @@ from typing import Any
 import serial
 
 from companion.core.errors import FrameError
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.protocol import (

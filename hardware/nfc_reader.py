@@ -20,7 +20,7 @@ import nfc.clf
 import nfc.tag
 
 from companion.core.errors import HardwareError
-from companion.table.events import ReaderEvent, TagEventKind
+from companion.core.readers import ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.usbnames import resolve
 from hardware.worker import ReaderThread

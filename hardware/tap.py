@@ -10,7 +10,7 @@ import queue
 import time
 
 from companion.core.errors import ConfigError, HardwareError
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from hardware.bridge import ArrayBridge
 from hardware.health import HealthBoard
 from hardware.nfc_reader import NfcReader

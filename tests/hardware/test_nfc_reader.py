@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from companion.core import Observation, Unexplained, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import Backoff, HealthBoard

@@ -18,6 +18,7 @@ from typing import Any
 import serial
 
 from companion.core.errors import CompanionError, FrameError
+from companion.core.readers import ArrayChannel
 from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, decode_line
 from hardware.resync import ListingAssembler, Snapshot
 
@@ -122,7 +123,7 @@ class ArrayCheck:
         for channel in sorted(self.readers):
             t = self.readers[channel]
             lines.append(
-                f"{'array:' + str(channel):<10} {t.health:<7} {len(t.tags):>4} {rate(t.reads)} {rate(t.polls)} {t.collisions:>10} "
+                f"{ArrayChannel('', channel).reader_id:<10} {t.health:<7} {len(t.tags):>4} {rate(t.reads)} {rate(t.polls)} {t.collisions:>10} "
                 f"{t.errors:>6} {t.arrived:>4} {t.departed:>4}  {' '.join(t.tags) if t.tags else '-'}"
             )
         if not self.listed:

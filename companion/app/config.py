@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
 from companion.core.errors import CompanionError, ConfigError
+from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
 from companion.games import game_ids, get_game
 from companion.venue.broker import BrokerConfig
 
@@ -77,9 +78,17 @@ class TableConfig:
     zones: tuple[Zone, ...]
     tag_registry: Path
     array: ArrayConfig | None = None
+    """``[array]``: the reader array whose channels are ``array:N``."""
+    arrays: Mapping[str, ArrayConfig] = field(default_factory=dict)
+    """``[arrays.NAME]``: more reader arrays, by name; their channels are ``array:NAME:N``."""
     camera: CameraConfig | None = None
     broker: BrokerConfig | None = None
     """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
+
+    @property
+    def reader_arrays(self) -> dict[str, ArrayConfig]:
+        """Every reader array by name: ``""`` for ``[array]``, NAME for ``[arrays.NAME]``."""
+        return {**({"": self.array} if self.array is not None else {}), **self.arrays}
 
 
 _DEFAULT_CONFIG = """\
@@ -118,13 +127,16 @@ registry = "tags.json"
 # [array]              # the microcontroller reader array on USB serial (firmware/README.md)
 # port = "/dev/ttyACM0"
 # baud = 115200
+# [arrays.east]        # a second array, for more readers than one has: its channels are array:east:N
+# port = "/dev/table-array-SERIAL"   # each board by its own name (hardware/99-table-companion.rules)
 
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
 # settle_s = 1.0       # a change must hold this long before it counts (a hand passing over does not)
 
-# One [[zones]] block per watched place. reader = "array:N" (channel N of the array) or an nfcpy
-# path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001). polygon = outline in table mm.
+# One [[zones]] block per watched place. reader = "array:N" (channel N of the array; array:NAME:N on
+# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001).
+# polygon = outline in table mm.
 [[zones]]
 name = "pile-1"
 kind = "pile"
@@ -206,7 +218,7 @@ def parse_zone(raw: Any, where: str) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "camera", "zones", "broker"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
@@ -240,10 +252,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, pin, tuple(hosts))
     tags_t = _section(data, "tags") or {}
     _check_unknown(tags_t, "tags", {"registry"})
-    array = None
-    if (array_t := _section(data, "array")) is not None:
-        _check_unknown(array_t, "array", {"port", "baud"})
-        array = ArrayConfig(_get(array_t, "port", "array", str), _get(array_t, "baud", "array", int, 115200))
+    array, arrays = _parse_arrays(data)
     camera = None
     if (cam_t := _section(data, "camera")) is not None:
         from vision.settings import VisionSettings  # OpenCV is loaded only for a table with a camera
@@ -267,6 +276,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         if zone.player is not None and zone.player not in players:
             raise ConfigError(f'zones[{i}].player: "{zone.player}" is not one of game.players')
         if zone.reader is not None:
+            _check_reader(zone.reader, f"zones[{i}].reader")
             if zone.reader in readers:
                 raise ConfigError(f'zones[{i}].reader: "{zone.reader}" already watches zone "{readers[zone.reader]}"')
             readers[zone.reader] = zone.name
@@ -284,9 +294,42 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         zones=zones,
         tag_registry=base / _get(tags_t, "registry", "tags", str, "tags.json"),
         array=array,
+        arrays=arrays,
         camera=camera,
         broker=_parse_broker(_section(data, "broker")),
     )
+
+
+def _parse_array(array_t: Mapping[str, Any], where: str) -> ArrayConfig:
+    _check_unknown(array_t, where, {"port", "baud"})
+    return ArrayConfig(_get(array_t, "port", where, str), _get(array_t, "baud", where, int, 115200))
+
+
+def _parse_arrays(data: Mapping[str, Any]) -> tuple[ArrayConfig | None, dict[str, ArrayConfig]]:
+    """``[array]`` (channels ``array:N``) and ``[arrays.NAME]`` (channels ``array:NAME:N``)."""
+    array_t = _section(data, "array")
+    array = _parse_array(array_t, "array") if array_t is not None else None
+    arrays: dict[str, ArrayConfig] = {}
+    for name, table in (_section(data, "arrays") or {}).items():
+        where = f"arrays.{name}"
+        try:
+            check_array_name(name)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table ([{where}] with a port)")
+        arrays[name] = _parse_array(table, where)
+    return array, arrays
+
+
+def _check_reader(text: str, where: str) -> None:
+    """A reader address as the core reads it; which kinds of reader exist, hardware's factory says at start-up."""
+    try:
+        address = ReaderAddress.parse(text)
+        if address.scheme == ARRAY_SCHEME:
+            ArrayChannel.parse(address)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def _parse_broker(broker_t: Mapping[str, Any] | None) -> BrokerConfig | None:

@@ -68,9 +68,9 @@ class TableService:
     def start(self) -> "TableService":
         self.session.start()
         if any(z.reader for z in self.config.zones):
-            from hardware.service import TableHardware  # nfcpy and pyserial only for a table with readers
+            from companion.app.readers import TableReaders  # nfcpy and pyserial only for a table with readers
 
-            self.hardware = TableHardware.from_config(
+            self.hardware = TableReaders.from_config(
                 self.config, self._submit, on_health=self._report_health, on_alert=self._alert
             )
             self.hardware.start()

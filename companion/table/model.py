@@ -20,7 +20,7 @@ from typing import Protocol
 
 from companion.core import Observation, ObservationKind, Unexplained, Zone
 from companion.table.debounce import Debouncer
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 
 log = logging.getLogger(__name__)
 

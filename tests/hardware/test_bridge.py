@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from hardware.bridge import ArrayBridge
 from hardware.health import Backoff, HealthBoard
 from hardware.sim.array import SimulatedArray

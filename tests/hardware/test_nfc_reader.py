@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 
 from companion.core import Observation, Unexplained, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import Backoff, HealthBoard
-from hardware.nfc_reader import NfcReader, NfcReaderService, open_frontend
+from hardware.nfc_reader import NfcReader, open_frontend
+from hardware.service import ReaderSet
 from tests.hardware.helpers import EmulatorProcess, free_udp_port, wait_until
 
 RED7, BLUE3, STRANGER = "0a1b2c3d4e5f60", "c0ffee01", "11223344556677"  # none starts 0x04 (see the emulator)
@@ -140,7 +141,7 @@ def test_a_missing_reader_never_blocks_the_others(emulator: EmulatorProcess) -> 
     events = Events()
     health = HealthBoard()
     missing = "tty:NOSUCH9:pn532"
-    service = NfcReaderService([missing, emulator.path], events, health, backoff=Backoff(0.05, 0.2), down_after_s=0.5)
+    service = ReaderSet(NfcReader(path, events, health, backoff=Backoff(0.05, 0.2), down_after_s=0.5) for path in (missing, emulator.path))
     service.start()
     try:
         emulator.present(RED7)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.core import Observation, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from companion.table.model import TableModel
 from hardware.protocol import HeartbeatFrame, KnownFrame
 from hardware.resync import ListingAssembler

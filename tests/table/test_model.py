@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import HealthBoard

@@ -61,7 +61,6 @@ class TableModel:
         on_alert: AlertSink | None = None,
         health: HealthCounter | None = None,
         debounce_s: float = DEFAULT_DEBOUNCE_S,
-        game: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._by_reader: dict[str, Zone] = {}
@@ -76,7 +75,6 @@ class TableModel:
         self._sink = sink
         self._on_alert = on_alert
         self._health = health
-        self._game = game if game is not None else getattr(registry, "game", None)
         self._clock = clock
         self._debouncer = Debouncer(debounce_s)
         self._lock = threading.RLock()
@@ -137,7 +135,6 @@ class TableModel:
         """Swap the registry (a new game, or cards enrolled elsewhere)."""
         with self._lock:
             self._registry = registry
-            self._game = getattr(registry, "game", self._game)
 
     # -- what is where ----------------------------------------------------------------------
 
@@ -235,11 +232,10 @@ class TableModel:
     def _unknown(self, zone: Zone, event: ReaderEvent) -> None:
         self.unknown_tags += 1
         self._count(event.reader, "unknown_tags")
-        game = f" --game {self._game}" if self._game else ""
         alert = Unexplained(
             zone=zone.name,
             what=f"a tag no one enrolled (uid {event.uid}) arrived at {zone.name}",
-            fix=f"take the card off {zone.name}, or enrol its tag: companion enroll{game} --zone {zone.name}",
+            fix=f"take the card off {zone.name}, or enrol its tag at {zone.name}",
         )
         log.warning("%s", alert.what)
         if self._on_alert is not None:

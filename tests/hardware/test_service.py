@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from companion.app.config import parse_config
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.zones import PILE
 from companion.core.errors import ConfigError
 from companion.table.registry import TagRegistry
 from hardware.service import TableHardware
@@ -49,6 +50,6 @@ def test_config_zones_to_observations_and_health(tmp_path: Path) -> None:
 def test_array_zones_without_a_port_are_one_clear_error(tmp_path: Path) -> None:
     registry = TagRegistry(tmp_path / "tags.json", "g")
     with pytest.raises(ConfigError, match=r"no \[array\] port"):
-        TableHardware([Zone("pile-1", ZoneKind.PILE, reader="array:0")], registry, lambda o: None)
+        TableHardware([Zone("pile-1", PILE, reader="array:0")], registry, lambda o: None)
     with pytest.raises(ConfigError, match='zone "pile-1": reader "array:x"'):
-        TableHardware([Zone("pile-1", ZoneKind.PILE, reader="array:x")], registry, lambda o: None, array_port="/dev/null")
+        TableHardware([Zone("pile-1", PILE, reader="array:x")], registry, lambda o: None, array_port="/dev/null")

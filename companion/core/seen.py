@@ -33,7 +33,6 @@ __all__ = [
     "VisionSeen",
     "Seen",
     "read_seen",
-    "read_view",
 ]
 
 UNSEEN = "unseen"
@@ -153,100 +152,108 @@ Seen: TypeAlias = TagSeen | VisionSeen
 # -- reading --------------------------------------------------------------------------------------
 
 
+class _Unreadable(Exception):
+    """What is wrong with a payload; :func:`read_seen` says which observation it is."""
+
+
 def read_seen(observation: Observation) -> Seen:
     """The typed value of a TAG or VISION observation; :class:`ObservationError` names what is wrong."""
-    kind = observation.kind
-    where = f"a {kind.value} observation from {observation.source}"
-    payload = observation.payload
-    if kind is ObservationKind.TAG:
-        return TagSeen(_zone(payload, where), _event(payload, where), _uid(payload, where), _card(payload, where), observation.table_time)
-    if kind is ObservationKind.VISION:
-        zone = _zone(payload, where)
-        if "state" not in payload:
-            raise ObservationError(f"{where}: the payload has no state (the camera's view of {zone.name})")
-        return VisionSeen(zone, read_view(payload["state"], f"{where}: state"), observation.table_time)
-    raise ObservationError(f"{where}: only tag and vision observations are seen at the table")
+    kind, payload = observation.kind, observation.payload
+    try:
+        if kind is ObservationKind.TAG:
+            return TagSeen(_zone(payload), _event(payload), _uid(payload), _card(payload), observation.table_time)
+        if kind is ObservationKind.VISION:
+            zone = _zone(payload)
+            if "state" not in payload:
+                raise _Unreadable(f"the payload has no state (the camera's view of {zone.name})")
+            return VisionSeen(zone, _view(payload["state"], "state"), observation.table_time)
+        raise _Unreadable("only tag and vision observations are seen at the table")
+    except _Unreadable as exc:
+        raise ObservationError(f"a {kind.value} observation from {observation.source}: {exc}") from None
 
 
-def _zone(payload: Mapping[str, Any], where: str) -> ZoneRef:
-    name, kind, player, index = (payload.get(k) for k in ("zone", "zone_kind", "player", "index"))
+_EVENTS = {e.value: e for e in TagEvent}
+
+
+def _zone(payload: Mapping[str, Any]) -> ZoneRef:
+    name, kind = payload.get("zone"), payload.get("zone_kind")
+    player, index = payload.get("player"), payload.get("index")
     if not isinstance(name, str) or not name:
-        raise ObservationError(f"{where}: zone must name the zone, not {name!r}")
+        raise _Unreadable(f"zone must name the zone, not {name!r}")
     if not isinstance(kind, str) or not kind:
-        raise ObservationError(f"{where}: zone_kind must name the kind of zone {name}, not {kind!r}")
+        raise _Unreadable(f"zone_kind must name the kind of zone {name}, not {kind!r}")
     if player is not None and not isinstance(player, str):
-        raise ObservationError(f"{where}: player must be a player's name or null, not {player!r}")
+        raise _Unreadable(f"player must be a player's name or null, not {player!r}")
     if index is not None and (not isinstance(index, int) or isinstance(index, bool)):
-        raise ObservationError(f"{where}: index must be a whole number or null, not {index!r}")
+        raise _Unreadable(f"index must be a whole number or null, not {index!r}")
     return ZoneRef(name, kind, player, index)
 
 
-def _event(payload: Mapping[str, Any], where: str) -> TagEvent:
+def _event(payload: Mapping[str, Any]) -> TagEvent:
     event = payload.get("event")
-    try:
-        return TagEvent(event)
-    except ValueError:
-        raise ObservationError(f'{where}: event must be "arrive" or "depart", not {event!r}') from None
+    found = _EVENTS.get(event) if isinstance(event, str) else None
+    if found is None:
+        raise _Unreadable(f'event must be "arrive" or "depart", not {event!r}')
+    return found
 
 
-def _uid(payload: Mapping[str, Any], where: str) -> str:
+def _uid(payload: Mapping[str, Any]) -> str:
     uid = payload.get("uid")
     if not isinstance(uid, str) or not uid:
-        raise ObservationError(f"{where}: uid must be the tag's UID in hex, not {uid!r}")
+        raise _Unreadable(f"uid must be the tag's UID in hex, not {uid!r}")
     return uid
 
 
-def _card(payload: Mapping[str, Any], where: str) -> str | None:
+def _card(payload: Mapping[str, Any]) -> str | None:
     card = payload.get("card")
     if card is not None and not isinstance(card, str):
-        raise ObservationError(f"{where}: card must be a card id or null (a tag no one enrolled), not {card!r}")
+        raise _Unreadable(f"card must be a card id or null (a tag no one enrolled), not {card!r}")
     return card
 
 
 _VIEW_KEYS = "occupied (and card), cubes, pawns (and unseen_pawns), or unseen"
 
 
-def read_view(state: Any, where: str = "state") -> ZoneView:
-    """The typed view from a VISION payload's ``state``; ``where`` begins the error's message."""
+def _view(state: Any, where: str) -> ZoneView:
     if not isinstance(state, Mapping):
-        raise ObservationError(f"{where} must be an object ({_VIEW_KEYS}), not {state!r}")
+        raise _Unreadable(f"{where} must be an object ({_VIEW_KEYS}), not {state!r}")
     keys = set(state)
     if keys == {UNSEEN}:
         why = state[UNSEEN]
         if not isinstance(why, str):
-            raise ObservationError(f"{where}.{UNSEEN} must say why, not {why!r}")
+            raise _Unreadable(f"{where}.{UNSEEN} must say why, not {why!r}")
         return Unseen(why)
     if keys == {"cubes"}:
         cubes = state["cubes"]
         if not isinstance(cubes, list) or not all(isinstance(c, str) for c in cubes):
-            raise ObservationError(f"{where}.cubes must be a list of colour names, not {cubes!r}")
+            raise _Unreadable(f"{where}.cubes must be a list of colour names, not {cubes!r}")
         return Cubes(tuple(cubes))
     if "pawns" in keys and keys <= {"pawns", UNSEEN_PAWNS}:
         return _pawns(state, where)
     if keys in ({"occupied"}, {"occupied", "card"}):
         occupied, card = state["occupied"], state.get("card")
         if not isinstance(occupied, bool):
-            raise ObservationError(f"{where}.occupied must be true or false, not {occupied!r}")
+            raise _Unreadable(f"{where}.occupied must be true or false, not {occupied!r}")
         if "card" not in keys:
             return Occupancy(occupied)
         if card is not None and not isinstance(card, str):
-            raise ObservationError(f"{where}.card must be a card or null (not read), not {card!r}")
+            raise _Unreadable(f"{where}.card must be a card or null (not read), not {card!r}")
         return CardFace(occupied, card)
     shown = ", ".join(sorted(map(str, keys))) or "nothing"
-    raise ObservationError(f"{where} holds {shown}; a view of a zone is {_VIEW_KEYS}")
+    raise _Unreadable(f"{where} holds {shown}; a view of a zone is {_VIEW_KEYS}")
 
 
 def _pawns(state: Mapping[str, Any], where: str) -> Pawns:
     pawns = state["pawns"]
     if not isinstance(pawns, Mapping):
-        raise ObservationError(f"{where}.pawns must map each player to a square [x, y], not {pawns!r}")
+        raise _Unreadable(f"{where}.pawns must map each player to a square [x, y], not {pawns!r}")
     squares: dict[str, tuple[int, int]] = {}
     for player, square in pawns.items():
         whole = isinstance(square, (list, tuple)) and len(square) == 2
         if not whole or not all(isinstance(v, int) and not isinstance(v, bool) for v in square):
-            raise ObservationError(f"{where}.pawns.{player}: an unreadable square {square!r} (a square is [x, y], two whole numbers)")
+            raise _Unreadable(f"{where}.pawns.{player}: an unreadable square {square!r} (a square is [x, y], two whole numbers)")
         squares[str(player)] = (square[0], square[1])
     unseen = state.get(UNSEEN_PAWNS, [])
     if not isinstance(unseen, list) or not all(isinstance(p, str) for p in unseen):
-        raise ObservationError(f"{where}.{UNSEEN_PAWNS} must be a list of players, not {unseen!r}")
+        raise _Unreadable(f"{where}.{UNSEEN_PAWNS} must be a list of players, not {unseen!r}")
     return Pawns(squares, tuple(unseen))

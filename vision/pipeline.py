@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from companion.core import JsonObject, Observation, Zone
-from companion.core.seen import Pawns, Unseen, VisionSeen, read_seen
+from companion.core.seen import Pawns, Unseen, VisionSeen
 from companion.core.zones import Watch
 from companion.core.errors import HardwareError
 from vision.calibration import Calibration, CalibrationTracker
@@ -42,7 +42,7 @@ from vision.settings import VisionSettings
 from vision.sources import FrameSource
 from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
-from vision.stability import FaceVote, SettledZone, ZoneStabiliser
+from vision.stability import FaceVote, SettledZone, ZoneStabiliser, vision_seen
 from vision.visibility import VisibilityMap
 from vision.zones import check_zones
 
@@ -169,8 +169,8 @@ class VisionPipeline:
                     why = view.reason(zone, self._pad.get(zone.kind.camera, 0.0))
                     if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
                         why = None  # what covers the card lies only on the part the next row hides
-                seen = read_seen(observation) if zone.kind.camera is Watch.PAWNS else None
-                if isinstance(seen, VisionSeen) and isinstance(seen.view, Pawns):
+                seen = vision_seen(observation) if zone.kind.camera is Watch.PAWNS else None
+                if seen is not None and isinstance(seen.view, Pawns):
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be
                     # why, and then only the missing pawns are unseen: the pawns in view are still seen
                     missing = self._players - set(seen.view.squares)

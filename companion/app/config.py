@@ -1,7 +1,8 @@
 """The table config: one TOML file describing the table (game, players, log, web, readers, zones, camera).
 
 Every problem is one :class:`ConfigError` naming the key (``zones[3].kind: "pyle" is not a zone
-kind of Escape Master (pile, draw_pile, hand_pad, ...)``: a zone's kind is one the game declares). ``companion init`` writes a commented default (:data:`DEFAULT_CONFIG`).
+kind of Escape Master (pile, draw_pile, hand_pad, ...)``: a zone's kind is one its game declares).
+``companion init`` writes a commented default (:data:`DEFAULT_CONFIG`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
-from companion.contract.game import Game
 from companion.core.errors import CompanionError, ConfigError
+from companion.contract.game import Game
 from companion.games import GAME_MODULES, get_game
 
 log = logging.getLogger(__name__)

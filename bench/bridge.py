@@ -40,7 +40,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from companion.core import Observation, Zone, ZoneKind  # noqa: E402
+from companion.core import Observation, Zone  # noqa: E402
+from companion.core.zones import PILE  # noqa: E402
 from companion.table.model import TableModel  # noqa: E402
 from hardware.bridge import ArrayBridge  # noqa: E402
 from hardware.health import HealthBoard  # noqa: E402
@@ -114,7 +115,7 @@ def run_once(
             got_at[i] = at
             order.append(i)
 
-    zones = [Zone(f"slot-{ch}", ZoneKind.PILE, index=ch + 1, reader=f"array:{ch}") for ch in range(channels)]
+    zones = [Zone(f"slot-{ch}", PILE, index=ch + 1, reader=f"array:{ch}") for ch in range(channels)]
     sink, finish, cards = sink_factory(arrived)
 
     def to_index(observation: Observation) -> int:

@@ -1,7 +1,8 @@
 """The table config: one TOML file describing the table (game, players, log, web, readers, zones, camera).
 
 Every problem is one :class:`ConfigError` naming the key (``zones[3].kind: "pyle" is not a zone
-kind (pile, hand_pad, ...)``). ``companion init`` writes a commented default (:func:`default_config`).
+kind of the configured game (pile, hand_pad, ...)``: a zone's kind is one its game declares).
+``companion init`` writes a commented default (:func:`default_config`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
 from companion.core.errors import CompanionError, ConfigError
+from companion.contract.game import Game
 from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
 from companion.games import game_ids, get_game
 from companion.venue.broker import BrokerConfig
@@ -183,18 +185,23 @@ def _check_unknown(table: Mapping[str, Any], where: str, known: set[str]) -> Non
             raise ConfigError(f"{where}.{key}: unknown key (known: {', '.join(sorted(known))})")
 
 
-def parse_zone(raw: Any, where: str) -> Zone:
+def zone_kind(game: Game[Any], kind_text: str, where: str) -> ZoneKind:
+    """The kind ``game`` declares by that name; a ConfigError naming the key and the kinds it declares."""
+    for kind in game.zone_kinds:
+        if kind.name == kind_text:
+            return kind
+    kinds = ", ".join(k.name for k in game.zone_kinds) or "it reads no zones"
+    raise ConfigError(f'{where}.kind: "{kind_text}" is not a zone kind of {game.title} ({kinds})')
+
+
+def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: must be a table ([[zones]])")
     _check_unknown(raw, where, {"name", "kind", "player", "index", "reader", "polygon"})
     name = _get(raw, "name", where, str)
-    kind_text = _get(raw, "kind", where, str)
-    try:
-        kind = ZoneKind(kind_text)
-    except ValueError:
-        raise ConfigError(
-            f'{where}.kind: "{kind_text}" is not a zone kind ({", ".join(k.value for k in ZoneKind)})'
-        ) from None
+    kind = zone_kind(game, _get(raw, "kind", where, str), where)
+    if (problem := kind.name_problem(name)) is not None:
+        raise ConfigError(f'{where}.name: "{name}": {problem}')
     polygon_raw = _get(raw, "polygon", where, list, [])
     polygon: list[tuple[float, float]] = []
     for i, point in enumerate(polygon_raw):
@@ -266,7 +273,11 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     zones_raw = data.get("zones", [])
     if not isinstance(zones_raw, list):
         raise ConfigError("zones: must be an array of tables ([[zones]])")
-    zones = tuple(parse_zone(z, f"zones[{i}]") for i, z in enumerate(zones_raw))
+    try:
+        game = get_game(game_id)
+    except CompanionError as exc:
+        raise ConfigError(f"game.id: {exc}") from exc
+    zones = tuple(parse_zone(z, f"zones[{i}]", game) for i, z in enumerate(zones_raw))
     seen: set[str] = set()
     readers: dict[str, str] = {}
     for i, zone in enumerate(zones):

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeAlias
 
 from companion.core.picks import FieldSpec
+from companion.core.zones import Zone, ZoneKind
 
 __all__ = [
     "JsonValue",
@@ -60,12 +61,15 @@ class ObservationKind(str, enum.Enum):
     TAG = "tag"
     """An NFC tag arrived at or departed from a zone. Payload: the zone's fields (:meth:`Zone.payload`:
     ``zone``, ``zone_kind``, ``player``, ``index``) plus ``event`` (``"arrive"`` | ``"depart"``),
-    ``uid`` (hex) and ``card`` (the enrolled card id, or None for a tag no one enrolled)."""
+    ``uid`` (hex) and ``card`` (the enrolled card id, or None for a tag no one enrolled).
+    Read as :class:`companion.core.seen.TagSeen`."""
     VISION = "vision"
     """The camera's settled view of a zone. Payload: the zone's fields plus ``state``, one of
-    ``{"occupied": bool}`` (a card zone), ``{"occupied": bool, "card": "QS" | None}`` (a Mountain
-    pyramid slot), ``{"cubes": [colour, ...]}`` (a Table Card slot or the cube pile),
-    ``{"pawns": {player: [x, y]}}`` (the Everest grid)."""
+    ``{"occupied": bool}`` (a card zone), ``{"occupied": bool, "card": "QS" | None}`` (a card
+    read by its face), ``{"cubes": [colour, ...]}``, ``{"pawns": {player: [x, y]}}`` with
+    ``"unseen_pawns": [player, ...]`` when glare may hide some, or ``{"unseen": why}``; which one
+    follows from what the camera watches in the zone's kind (:class:`companion.core.zones.Watch`).
+    Read as :class:`companion.core.seen.VisionSeen`."""
     UNDO = "undo"
     """The referee takes back the last applied move."""
     CORRECTION = "correction"
@@ -226,46 +230,6 @@ class Header:
             "options": dict(self.options),
             "setup": dict(self.setup),
         }
-
-
-class ZoneKind(str, enum.Enum):
-    """Kinds of table zone a reader or camera region watches (the table config names each zone's kind)."""
-
-    PILE = "pile"  # a central pile (Escape Master); "pile-new" is the area where piles are started
-    HAND_PAD = "hand_pad"  # a player's pad: cards dealt or drawn into that hand are tapped here
-    ACTION_PAD = "action_pad"  # Escape Master: a player's action pile (traps land here)
-    HISTORY_PAD = "history_pad"  # Escape Master: a player's history pile (escapes, discarded specials)
-    TABLE_SLOT = "table_slot"  # Horrible Mountain 2: one of the five Table Card slots
-    DISCARD = "discard"  # a discard pile reader
-    DRAW_PILE = "draw_pile"
-    TAP_PAD = "tap_pad"  # Escape House: revealed action cards and penalty draws
-    CUBE_PILE = "cube_pile"
-    PYRAMID_SLOT = "pyramid_slot"  # The Mountain: one of the 21 pyramid positions
-    GRID = "grid"  # Everest: the 8x6 board
-
-
-@dataclass(frozen=True)
-class Zone:
-    """A place on the table that a reader or a camera region watches, from the table config.
-
-    Names are the table's: ``pile-1``, ``hand-anna``, ``action-anna``, ``slot-3``, ``discard``,
-    ``tap``, ``cube-pile``, ``3-2`` (a pyramid position), ``grid``.
-    """
-
-    name: str
-    kind: ZoneKind
-    player: str | None = None
-    """The player the zone belongs to (hand, action and history pads)."""
-    index: int | None = None
-    """The number of a pile or Table Card slot."""
-    reader: str | None = None
-    """The reader that watches it (an nfcpy path or ``array:N``), if any."""
-    polygon: tuple[tuple[float, float], ...] = ()
-    """Its outline in table millimetres, for the camera; empty if no camera watches it."""
-
-    def payload(self) -> JsonObject:
-        """The zone fields every TAG and VISION observation payload carries."""
-        return {"zone": self.name, "zone_kind": self.kind.value, "player": self.player, "index": self.index}
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,10 @@ from pathlib import Path
 
 from companion.app.config import ArrayConfig
 from companion.app.readers import TableReaders
-from companion.core import Zone, ZoneKind
+from companion.core import Zone
 from companion.core.readers import ArrayChannel
+from companion.core.zones import HAND_PAD, PILE
+from companion.games.escape_master.table import ACTION_PAD, HISTORY_PAD
 from companion.referee.session import Session
 from companion.table.registry import TagRegistry
 from hardware.sim.field import FieldSettings
@@ -39,9 +41,9 @@ def demo_zones(players: tuple[str, ...]) -> tuple[Zone, ...]:
     def on_array(channel: int) -> str:
         return ArrayChannel("", channel).reader_id
 
-    zones = [Zone(f"pile-{n}", ZoneKind.PILE, index=n, reader=on_array(n - 1)) for n in range(1, PILE_READERS + 1)]
+    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1)) for n in range(1, PILE_READERS + 1)]
     channel = PILE_READERS
-    for kind, prefix in ((ZoneKind.HAND_PAD, "hand"), (ZoneKind.ACTION_PAD, "action"), (ZoneKind.HISTORY_PAD, "history")):
+    for kind, prefix in ((HAND_PAD, "hand"), (ACTION_PAD, "action"), (HISTORY_PAD, "history")):
         for player in players:
             zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel)))
             channel += 1
@@ -59,7 +61,7 @@ def reader_kinds(zones: tuple[Zone, ...]) -> list[str]:
     """Per channel: "pile" where cards stack up (central piles, action pads), else "pad"."""
     kinds = ["pad"] * 16
     for zone in zones:
-        if zone.kind in (ZoneKind.PILE, ZoneKind.ACTION_PAD):
+        if zone.kind in (PILE, ACTION_PAD):
             kinds[channel_of(zone)] = "pile"
     return kinds
 

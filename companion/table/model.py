@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.core import Observation, Unexplained, Zone
+from companion.core.seen import TagEvent, TagSeen
 from companion.table.debounce import Debouncer
 from companion.core.readers import ReaderEvent
 
@@ -219,9 +220,7 @@ class TableModel:
         card = self._registry.card_for(event.uid)
         if card is None and event.event == "arrive":
             self._unknown(zone, event)
-        payload = zone.payload()
-        payload.update(event=event.event, uid=event.uid, card=card)
-        observation = Observation(event.source, event.table_time, ObservationKind.TAG, payload)
+        observation = TagSeen(zone.ref(), TagEvent(event.event), event.uid, card, event.table_time).observation(event.source)
         self.delivered += 1
         try:
             self._sink(observation)

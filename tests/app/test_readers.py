@@ -10,7 +10,8 @@ import pytest
 
 from companion.app.config import ArrayConfig, parse_config
 from companion.app.readers import TableReaders
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.zones import PILE
 from companion.core.errors import ConfigError
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray
@@ -50,11 +51,11 @@ def test_config_zones_to_observations_and_health(tmp_path: Path) -> None:
 def test_array_zones_without_a_port_are_one_clear_error(tmp_path: Path) -> None:
     registry = TagRegistry(tmp_path / "tags.json", "g")
     with pytest.raises(ConfigError, match=r"no \[array\] port"):
-        TableReaders([Zone("pile-1", ZoneKind.PILE, reader="array:0")], registry, lambda o: None)
+        TableReaders([Zone("pile-1", PILE, reader="array:0")], registry, lambda o: None)
     with pytest.raises(ConfigError, match='zone "pile-1": reader "array:x"'):
-        TableReaders([Zone("pile-1", ZoneKind.PILE, reader="array:x")], registry, lambda o: None, arrays={"": ArrayConfig("/dev/null")})
+        TableReaders([Zone("pile-1", PILE, reader="array:x")], registry, lambda o: None, arrays={"": ArrayConfig("/dev/null")})
     with pytest.raises(ConfigError, match=r'zone "pile-9": .*no \[arrays.east\] port'):
-        TableReaders([Zone("pile-9", ZoneKind.PILE, reader="array:east:0")], registry, lambda o: None, arrays={"": ArrayConfig("/dev/null")})
+        TableReaders([Zone("pile-9", PILE, reader="array:east:0")], registry, lambda o: None, arrays={"": ArrayConfig("/dev/null")})
 
 
 def test_a_table_with_two_arrays_names_the_second_ones_channels(tmp_path: Path) -> None:

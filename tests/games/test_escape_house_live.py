@@ -13,13 +13,14 @@ import random
 
 import pytest
 
-from companion.core import Observation, ObservationKind, Zone, ZoneKind
+from companion.core import Observation, ObservationKind, Zone
 from companion.core.errors import SetupError
 from companion.games.escape_house import GAME
 from companion.games.escape_house.moves import Dealt, Draw, Flip, MoveTo
 from companion.games.escape_house.options import EscapeHouseOptions
 from companion.games.escape_house.playout import as_live_table, random_playout
 from companion.games.escape_house.state import Phase
+from companion.games.escape_house.table import TAP_PAD
 
 SIX = ("anna", "ben", "cleo", "dev", "eli", "fay")
 
@@ -135,7 +136,7 @@ def test_the_next_main_puzzle_tapped_on_the_tap_pad_is_its_flip() -> None:
             break
         state = GAME.play(state, move)[1]
     assert state.needs_flip()
-    payload = {**Zone("tap", ZoneKind.TAP_PAD).payload(), "event": "arrive", "uid": "04a1b2c3", "card": move.card}
+    payload = {**Zone("tap", TAP_PAD).payload(), "event": "arrive", "uid": "04a1b2c3", "card": move.card}
     got = GAME.interpret(state, Observation("nfc:tap", 3.0, ObservationKind.TAG, payload))
     assert got == Flip(card=move.card, t=3.0) and GAME.judge(state, got).ok
     assert GAME.scoreboard(GAME.apply(state, got))["main_puzzle"]["id"] == move.card

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.core import Observation, ObservationKind, Unexplained
-from companion.core.errors import SetupError
+from companion.core.errors import ObservationError, SetupError
 from companion.contract.game import option_fields
 from companion.games import get_game
 from companion.games.everest import GAME
@@ -158,10 +158,17 @@ def test_camera_disagreeing_names_the_yeti_and_where_to_put_it() -> None:
     assert isinstance(missing, Unexplained) and missing.fix == "put dev's yeti on (1,2)"
     stranger = GAME.interpret(state, grid({A: [1, 5], B: [8, 5], C: [8, 2], D: [1, 2], "zoe": [2, 2]}))
     assert isinstance(stranger, Unexplained) and "zoe" in stranger.what
-    junk = GAME.interpret(state, grid({A: "top", B: [8, 5], C: [8, 2], D: [1, 2]}))
-    assert isinstance(junk, Unexplained) and "unreadable" in junk.what
-    nothing = GAME.interpret(state, grid("nope"))
-    assert isinstance(nothing, Unexplained)
+
+
+def test_a_camera_report_that_cannot_be_read_is_an_error_naming_what_is_wrong() -> None:
+    state = start()
+    with pytest.raises(ObservationError, match=r"state\.pawns\.anna: an unreadable square 'top'"):
+        GAME.interpret(state, grid({A: "top", B: [8, 5], C: [8, 2], D: [1, 2]}))
+    with pytest.raises(ObservationError, match="state.pawns must map each player to a square"):
+        GAME.interpret(state, grid("nope"))
+    cards = Observation("camera", 1.0, ObservationKind.VISION, {"zone": "grid", "zone_kind": "grid", "state": {"occupied": True}})
+    seen = GAME.interpret(state, cards)  # a view the camera can give, but not of a grid
+    assert isinstance(seen, Unexplained) and "no pawns" in seen.what
 
 
 def test_a_pawn_the_camera_cannot_see_is_not_judged_the_others_are() -> None:

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from companion.core import Observation, Unexplained, Zone, ZoneKind
+from companion.core import Observation, Unexplained, Zone
 from companion.core.readers import ReaderEvent
+from companion.core.zones import PILE
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import Backoff, HealthBoard
@@ -85,7 +86,7 @@ def test_an_unknown_tag_reaches_the_game_with_no_card_and_raises_an_alert(emulat
     observations: list[Observation] = []
     alerts: list[Unexplained] = []
     health = HealthBoard()
-    zone = Zone("pile-1", ZoneKind.PILE, index=1, reader=emulator.path)
+    zone = Zone("pile-1", PILE, index=1, reader=emulator.path)
     table = TableModel([zone], registry, observations.append, on_alert=alerts.append, health=health, debounce_s=0.1)
     reader = NfcReader(emulator.path, table.reader_event, health)
     reader.start()

@@ -7,16 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
+from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.core import zones as kinds
 from companion.core.readers import ReaderEvent
+from companion.games.everest.table import GRID
+from companion.games.horrible_mountain_2.table import TABLE_SLOT
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import HealthBoard
 from tests.hardware.helpers import wait_until
 
-PILE = Zone("pile-1", ZoneKind.PILE, index=1, reader="array:0")
-HAND = Zone("hand-anna", ZoneKind.HAND_PAD, player="anna", reader="usb:072f:2200")
-CAMERA_ONLY = Zone("grid", ZoneKind.GRID)
+PILE = Zone("pile-1", kinds.PILE, index=1, reader="array:0")
+HAND = Zone("hand-anna", kinds.HAND_PAD, player="anna", reader="usb:072f:2200")
+CAMERA_ONLY = Zone("grid", GRID)
 RED7, BLUE3, STRANGER = "0a1b2c3d4e5f60", "c0ffee01", "11223344556677"
 
 
@@ -133,7 +136,7 @@ def test_snapshot_shows_what_is_where(registry: TagRegistry) -> None:
 
 def test_two_zones_on_one_reader_are_refused(registry: TagRegistry) -> None:
     with pytest.raises(ValueError, match="watches both"):
-        TableModel([PILE, Zone("pile-2", ZoneKind.PILE, index=2, reader="array:0")], registry, lambda o: None)
+        TableModel([PILE, Zone("pile-2", kinds.PILE, index=2, reader="array:0")], registry, lambda o: None)
 
 
 def test_a_failing_sink_does_not_stop_the_table(registry: TagRegistry) -> None:
@@ -152,7 +155,7 @@ def test_a_failing_sink_does_not_stop_the_table(registry: TagRegistry) -> None:
 
 def test_readers_on_many_threads_lose_nothing(registry: TagRegistry) -> None:
     out: list[Observation] = []
-    zones = [Zone(f"slot-{i}", ZoneKind.TABLE_SLOT, index=i, reader=f"array:{i}") for i in range(4)]
+    zones = [Zone(f"slot-{i}", TABLE_SLOT, index=i, reader=f"array:{i}") for i in range(4)]
 
     def reader(i: int) -> None:
         for n in range(250):

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Rule, RuleBook, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Rule, RuleBook, Unexplained, Verdict
 from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.seen import Seen, TagSeen
 from companion.core.errors import SetupError
 from companion.contract.game import Game
 
@@ -117,14 +118,14 @@ class ToyGame(Game[State]):
             return [Choice(c, c) for c in ("ace", "king")]
         return None
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind is ObservationKind.TAG:
-            if observation.payload.get("card") is None:
-                return Unexplained(str(observation.payload["zone"]), "a tag no one enrolled", "enrol it")
-            if observation.payload.get("event") != "arrive":
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        if isinstance(seen, TagSeen):
+            if seen.card is None:
+                return Unexplained(seen.zone.name, "a tag no one enrolled", "enrol it")
+            if not seen.arrived:
                 return None
-            return Take(n=1, by=observation.payload.get("player"), t=observation.table_time)
-        return super().interpret(state, observation)
+            return Take(n=1, by=seen.zone.player, t=seen.t)
+        return None
 
 
 GAME = ToyGame()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, RuleBook, Unexplained, Verdict, ZoneKind
+from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
@@ -64,6 +65,7 @@ class EscapeHouse(Game[State]):
     move_types: ClassVar[tuple[type[Move], ...]] = MOVE_TYPES
     options_type: ClassVar[type[Any]] = EscapeHouseOptions
     rules: ClassVar[RuleBook] = RULEBOOK
+    zone_kinds: ClassVar[tuple[ZoneKind, ...]] = table.ZONE_KINDS
 
     def __init__(self) -> None:
         super().__init__()
@@ -116,10 +118,8 @@ class EscapeHouse(Game[State]):
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
-            return table.interpret(state, observation)
-        return super().interpret(state, observation)
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)
 
 
 def _prompts(state: State) -> tuple[Prompt, ...]:

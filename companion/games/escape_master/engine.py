@@ -7,7 +7,8 @@ import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen
 from companion.core.errors import IllegalMoveError
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
@@ -62,6 +63,7 @@ class EscapeMaster(Game[State]):
         return tuple(sorted(load_deck(self.options_type().deck_file).cards))
     options_type = EscapeMasterOptions
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)
@@ -104,9 +106,5 @@ class EscapeMaster(Game[State]):
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        found = table.interpret(state, observation)
-        if found is table.NOT_MINE:
-            return super().interpret(state, observation)
-        assert not isinstance(found, table.NotMine)
-        return found
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)

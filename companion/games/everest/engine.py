@@ -10,14 +10,13 @@ from typing import Any
 from companion.core import (
     JsonObject,
     Move,
-    Observation,
-    ObservationKind,
     Outcome,
     Prompt,
     Unexplained,
     Verdict,
 )
 from companion.core.picks import Choice, Pick
+from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
 from companion.contract.game import Game
 from . import dice, entry, resolve, rounds, table, views
@@ -51,6 +50,7 @@ class Everest(Game[EverestState]):
     move_types = MOVE_TYPES
     options_type = EverestOptions
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> EverestState:
         return new_state(players, options, setup)
@@ -259,10 +259,10 @@ class Everest(Game[EverestState]):
     def prompts(self, state: EverestState) -> tuple[Prompt, ...]:
         return views.prompts(state, plans_needed(state), roll_waiting(state))
 
-    def interpret(self, state: EverestState, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind is ObservationKind.VISION:
-            return table.interpret(state, observation)
-        return super().interpret(state, observation)  # notation moves; NFC plays no part in Everest
+    def interpret_table(self, state: EverestState, seen: Seen) -> Move | Unexplained | None:
+        if isinstance(seen, VisionSeen):
+            return table.interpret(state, seen)
+        return None  # NFC plays no part in Everest
 
 
 GAME_INSTANCE = Everest()

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
@@ -28,6 +29,7 @@ class HorribleMountain2(Game[State]):
     move_types = MOVE_TYPES
     options_type = Options
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
 
     def deck(self) -> tuple[str, ...]:
         """Every card of the deck, for enrolment."""
@@ -97,9 +99,5 @@ class HorribleMountain2(Game[State]):
             return (Prompt(who, "discard", f"{who}: you hold six cards; discard one onto the Discard Pile now"),)
         return ()
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        found = table.interpret(state, observation)
-        if found is table.NOT_MINE:
-            return super().interpret(state, observation)
-        assert not isinstance(found, table.NotMine)
-        return found
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)

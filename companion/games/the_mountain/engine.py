@@ -6,7 +6,8 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen, TagSeen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
@@ -32,6 +33,7 @@ class TheMountain(Game[MountainState]):
     move_types = MOVE_TYPES
     options_type = MountainOptions
     rules = R.RULES
+    zone_kinds = table.ZONE_KINDS
 
     def __init__(self) -> None:
         super().__init__()
@@ -110,12 +112,8 @@ class TheMountain(Game[MountainState]):
     def prompts(self, state: MountainState) -> tuple[Prompt, ...]:
         return views.prompts(state)
 
-    def interpret(self, state: MountainState, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind is ObservationKind.TAG:
-            return table.from_tag(state, observation.payload, observation.table_time)
-        if observation.kind is ObservationKind.VISION:
-            return table.from_vision(state, observation.payload)
-        return super().interpret(state, observation)
+    def interpret_table(self, state: MountainState, seen: Seen) -> Move | Unexplained | None:
+        return table.from_tag(state, seen) if isinstance(seen, TagSeen) else table.from_vision(state, seen)
 
 
 # -- the checks, one per verb -----------------------------------------------------------------------

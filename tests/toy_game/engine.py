@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from companion.core import JsonObject, Move, Outcome, Rule, RuleBook, Unexplained, Verdict
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.seen import Seen, TagSeen
+from companion.core.zones import HAND_PAD
 from companion.core.errors import SetupError
 from companion.contract.game import Game
 
@@ -69,6 +70,7 @@ class ToyGame(Game[State]):
     move_types = (Take, Peek)
     options_type = Options
     rules = RULES
+    zone_kinds = (HAND_PAD,)  # a counter tapped on a player's pad is a take of one
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         if setup.get("bad"):

@@ -61,7 +61,7 @@ def _tag(state: State, seen: TagSeen) -> Move | Unexplained | None:
         return _depart(state, seen)
     if card is None:
         return Unexplained(zone, f"a tag no one enrolled (uid {seen.uid}) arrived at {zone}",
-                           "enrol the card (companion enroll) and put it down again")
+                           "enrol the card's tag, then put it down again")
     if card_problem(card) is not None or card not in state.table.cards:
         return Unexplained(zone, f"the tag at {zone} is enrolled as {card!r}, which is not a card of this deck",
                            "take it off the table and check its enrolment")

@@ -58,7 +58,7 @@ def _tag(state: State, seen: TagSeen) -> Found:
         return None  # a card lifted: the action goes on, its next step is what counts
     zone, card, t = seen.zone.name, seen.card, seen.t
     if card is None:
-        return Unexplained(zone, "a card no one enrolled was put down here", "enrol the card (companion enroll), then put it down again")
+        return Unexplained(zone, "a card no one enrolled was put down here", "enrol the card's tag, then put it down again")
     if card_problem(card):
         return Unexplained(zone, f"{card} is not a Horrible Mountain card", f"take {card} off the table")
     if state.phase is Phase.OVER:

@@ -49,7 +49,7 @@ def from_tag(state: MountainState, seen: TagSeen) -> Move | Unexplained | None:
         return None
     zone, card, t = seen.zone.name, seen.card, seen.t
     if card is None:
-        return Unexplained(zone, "a tag no one enrolled was tapped", "enrol the card (companion enroll), then tap it again")
+        return Unexplained(zone, "a tag no one enrolled was tapped", "enrol the card's tag, then tap it again")
     if card not in RANK_OF:
         return Unexplained(zone, f"the tag is enrolled as {card!r}, not a card of a standard deck", "enrol the card again")
     if seen.zone.is_a(HAND_PAD):

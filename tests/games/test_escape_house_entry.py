@@ -52,13 +52,13 @@ def test_every_legal_move_is_proposed() -> None:
 def _offers(state: State, viewer: str) -> list[Any]:
     """Everything a seat's page is offered: each verb, and each verb's first and second steps."""
     builder = Builder(GAME, state, PLAYERS, viewer)
-    out: list[Any] = [builder.offer(Draft(viewer))]
+    out: list[Any] = [builder.offer(Draft(viewer)).to_json()]
     for move_type in MOVE_TYPES:
-        first = builder.offer(Draft(viewer, move_type.verb))
+        first = builder.offer(Draft(viewer, move_type.verb)).to_json()
         out.append(first)
         nxt = first["next"]
         if nxt and nxt["choices"] and not nxt["many"]:
-            out.append(builder.offer(Draft(viewer, move_type.verb, {nxt["field"]: nxt["choices"][0]["value"]})))
+            out.append(builder.offer(Draft(viewer, move_type.verb, {nxt["field"]: nxt["choices"][0]["value"]})).to_json())
     return out
 
 

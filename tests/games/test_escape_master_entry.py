@@ -27,7 +27,7 @@ DECK = sorted(GAME.deck())
 
 def offer(state: State, viewer: str | None, by: str | None, **draft: Any) -> dict[str, Any]:
     players = state.table.players
-    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by))
+    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by)).to_json()
 
 
 @pytest.mark.parametrize("move_type", GAME.move_types, ids=lambda t: t.verb)

@@ -9,8 +9,10 @@ legal. The builder only sorts them into what to offer:
   ``legal`` when some legal move still goes through it.
 
 A player sees the table as a player: their pickers show their own hand and public cards, and a
-card taken face down (:attr:`Pick.UNSEEN_CARD`) is never judged for them, so that which cards are
-"legal" to name as drawn cannot tell where another card lies. The referee (``viewer`` None) sees
+field whose pick is never judged for players (:attr:`Pick.never_judged_for_players`: a card taken
+face down) is offered whole, so that which cards are "legal" to name as drawn cannot tell where
+another card lies. The builder keys only on such declared properties of a pick, never on which
+pick it is: a game declares its own picks. The referee (``viewer`` None) sees
 the whole state.
 """
 
@@ -162,7 +164,7 @@ class Builder:
         free = {name for name, spec in specs if spec.free}
         if self.viewer is None:
             return free
-        return free | {name for name, spec in specs if spec.pick is Pick.UNSEEN_CARD}
+        return free | {name for name, spec in specs if spec.pick.never_judged_for_players}
 
     # -- domains ---------------------------------------------------------------------------
 
@@ -171,7 +173,7 @@ class Builder:
         found = self.game.choices(self.state, self.viewer, by, spec.pick, every)
         if found is not None:
             return list(found)
-        if spec.pick is Pick.PLAYER:
+        if spec.pick.of_players:
             return [Choice(p, p) for p in self.players]
         hint = _base_type(move_type, name)
         words = _words(hint)
@@ -274,7 +276,7 @@ class Builder:
             return self._next_per_player(by, move_type, name, spec, value, mine, draft)
         partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
         domain = self.choices(by, spec, move_type, name, draft.every)
-        if spec.many and not spec.ordered or spec.many and spec.pick in (Pick.HAND_CARD, Pick.PLAYER):
+        if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
         choices: list[Offered] = []

@@ -155,11 +155,11 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
         if not row.error and history.top is not None:
             state, history = history.top.before, history.pop()
     elif row.move is not None:
-        correcting = row.kind == _CORRECTION and history.top is not None
-        base = history.top.before if correcting and history.top is not None else state
+        replaced = history.top if row.kind == _CORRECTION else None  # a correction with no move in force is a plain move
+        base = replaced.before if replaced is not None else state
         verdict, after = game.play(base, row.move)
         if verdict.ok:
-            if correcting:
+            if replaced is not None:
                 history = history.pop()
             history = history.push(Applied(row.seq, row.move, base))
             state = after

@@ -131,12 +131,12 @@ def _path(builder: Builder, player: str, verb: str) -> Iterator[Walked]:
     for _ in range(STEPS_MOST):
         draft = Draft(player, verb, dict(fields), frozenset(closed))
         try:
-            offer = builder.offer(draft)
+            offer = builder.offer(draft).to_json()
         except DraftError:  # fields left out that the move cannot do without: the page says so (a 400)
             return
         yield Walked(draft, offer, frozenset(unseen))
         everything = dataclasses.replace(draft, every=True)
-        yield Walked(everything, builder.offer(everything), frozenset(unseen))
+        yield Walked(everything, builder.offer(everything).to_json(), frozenset(unseen))
         nxt = offer["next"]
         if offer["move"] is not None or nxt is None:
             return
@@ -180,13 +180,13 @@ def _path(builder: Builder, player: str, verb: str) -> Iterator[Walked]:
 
 def walk(builder: Builder, player: str, cards: list[str]) -> Iterator[Walked]:
     """Every offer ``player``'s page can get now (bounded): no draft, each verb's path, each hand card."""
-    first = builder.offer(Draft(player))
+    first = builder.offer(Draft(player)).to_json()
     yield Walked(Draft(player), first, frozenset())
     for verb in first["verbs"]:
         yield from _path(builder, player, verb["verb"])
     for card in cards:
         focus = Draft(player, focus=card)
-        yield Walked(focus, builder.offer(focus), frozenset())
+        yield Walked(focus, builder.offer(focus).to_json(), frozenset())
 
 
 def checked_part(offer: dict[str, Any], every: bool) -> dict[str, Any]:
@@ -281,7 +281,7 @@ def check_state(game: Game[Any], state: Any, players: tuple[str, ...], where: st
         tally.twins += 1
         other = Builder(game, twin, players, player)
         for w in walked:
-            if comparable(game.id, other.offer(w.draft)) != comparable(game.id, w.offer):
+            if comparable(game.id, other.offer(w.draft).to_json()) != comparable(game.id, w.offer):
                 tally.leaks.append(f"{where}, {player}, draft {w.draft}: the offer differs on a state that looks the same")
 
 
@@ -335,7 +335,7 @@ def test_call_draw_is_offered_alike_whether_or_not_others_can_play() -> None:
     twin = swapped(game, state, "ben")
     assert twin is not None and game.view(twin, "ben") == game.view(state, "ben")
     players = header.players
-    assert Builder(game, twin, players, "ben").offer(Draft("ben")) == Builder(game, state, players, "ben").offer(Draft("ben"))
+    assert Builder(game, twin, players, "ben").offer(Draft("ben")).to_json() == Builder(game, state, players, "ben").offer(Draft("ben")).to_json()
 
 
 def test_after_a_secret_search_the_evil_masters_page_cannot_tell_which_card_left_the_pile() -> None:
@@ -365,7 +365,7 @@ def test_after_a_secret_search_the_evil_masters_page_cannot_tell_which_card_left
         _, twin = game.play(twin, nxt)
     players = header.players
     for draft in (Draft(evil), Draft(evil, verb="take_discard")):
-        assert Builder(game, twin, players, evil).offer(draft) == Builder(game, state, players, evil).offer(draft)
+        assert Builder(game, twin, players, evil).offer(draft).to_json() == Builder(game, state, players, evil).offer(draft).to_json()
     public = {c.value for c in game.choices(state, evil, evil, Pick.PUBLIC_CARD, False) or ()}
     assert {taken, other} <= public  # the pile as he saw it fill, whichever card is gone
     unseen = {c.value for c in game.choices(state, evil, evil, Pick.UNSEEN_CARD, False) or ()}

@@ -12,7 +12,7 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Protocol, TypeAlias
 
 from companion.core.picks import FieldSpec
 from companion.core.zones import Zone, ZoneKind
@@ -26,6 +26,8 @@ __all__ = [
     "Verdict",
     "Rule",
     "RuleBook",
+    "Termination",
+    "GameResult",
     "Outcome",
     "Move",
     "Header",
@@ -175,20 +177,55 @@ class RuleBook(Mapping[str, Rule]):
         return len(self._rules)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended. ``winners`` empty means nobody won (everybody loses).
+class Termination(str, enum.Enum):
+    """How a game ended (python-chess's ``Termination``): the ways the games end, each at its rule."""
 
-    ``result`` is the game's outcome object exactly as NOTATION.md spells it for that game
-    (``{"winner": "anna", "reason": "..."}``, ``{"won": true, "score": 17}``, ...).
-    """
+    GOAL = "goal"
+    """The goal is reached: The Mountain's last threat falls (a win); an Everest yeti holds the peak
+    alone for a whole round."""
+    ESCAPED = "escaped"
+    """Escape House: every main puzzle is cleared and the players still alive escape."""
+    OVERRUN = "overrun"
+    """The game beats the table: The Mountain's threats attack and find no health to discard;
+    Escape House's third clock brings the cultists back."""
+    ALL_SACRIFICED = "all_sacrificed"
+    """Escape House: every player has been sacrificed."""
+    DRAW_PILE_SPENT = "draw_pile_spent"
+    """Horrible Mountain 2: the turn ends in which the Draw Pile runs out for the third time, and
+    the scores decide (points, then the tie-breaks)."""
+    BREAKING_POINT = "breaking_point"
+    """Escape Master: a player (or team) has reached the Breaking Point; the fewest faults win."""
+    DOOM_PILE = "doom_pile"
+    """Escape Master, early end: the Doom pile holds every Doom Master card."""
+    LAST_ROUND = "last_round"
+    """Escape Master with fixed rounds: the last of them is played."""
+    TIE_ROUND = "tie_round"
+    """Escape Master: the extra round that a tie for the fewest faults called for is played."""
 
-    winners: tuple[str, ...]
-    reason: str
-    result: Mapping[str, JsonValue]
+
+class GameResult(Protocol):
+    """A game's own typed end result (a frozen dataclass in the game's package)."""
 
     def to_json(self) -> JsonObject:
-        return dict(self.result)
+        """The game's outcome object exactly as NOTATION.md spells it for that game."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (python-chess's ``Outcome(termination, winner)``).
+
+    ``winners`` empty means nobody won (everybody loses); ``result`` is the game's own typed result,
+    whose JSON is the outcome object of NOTATION.md (``{"winner": "anna", "reason": "..."}``,
+    ``{"won": true, "score": 17}``, ...): logs, the scoreboard and exports carry that.
+    """
+
+    termination: Termination
+    winners: tuple[str, ...]
+    result: GameResult
+
+    def to_json(self) -> JsonObject:
+        return self.result.to_json()
 
 
 @dataclass(frozen=True, kw_only=True)

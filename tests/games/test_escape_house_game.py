@@ -55,7 +55,7 @@ def test_a_determined_table_can_escape() -> None:
     for move in moves:
         state = GAME.apply(state, move)
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["won"] is True and outcome.result["escaped"]
+    assert outcome is not None and outcome.to_json()["won"] is True and outcome.to_json()["escaped"]
 
 
 def test_playouts_with_illegal_attempts_refuse_them_and_go_on() -> None:

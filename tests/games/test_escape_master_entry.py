@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from companion.entry.builder import Builder, Draft, field_specs
-from companion.core.picks import Pick
+from companion.core.picks import GENERIC
+from companion.games.escape_master.picks import PICKS
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
 from companion.log.notation import read_notation
@@ -28,7 +29,7 @@ DECK = sorted(GAME.deck())
 
 def offer(state: State, viewer: str | None, by: str | None, **draft: Any) -> dict[str, Any]:
     players = state.table.players
-    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by))
+    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by)).to_json()
 
 
 @pytest.mark.parametrize("move_type", GAME.move_types, ids=lambda t: t.verb)
@@ -69,7 +70,7 @@ def _pickers(state: State, viewer: str) -> str:
         if field_specs(move_type):
             shown.append(offer(state, viewer, viewer, verb=move_type.verb))
             shown.append(offer(state, viewer, viewer, verb=move_type.verb, every=True))
-    for pick in Pick:
+    for pick in (*GENERIC, *PICKS):
         shown += [[c.to_json() for c in GAME.choices(state, viewer, viewer, pick, every) or ()] for every in (False, True)]
     return json.dumps(shown, sort_keys=True)
 

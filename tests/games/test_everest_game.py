@@ -229,7 +229,7 @@ def test_a_game_can_be_won_in_a_playout() -> None:
     for move in moves:
         _, state = GAME.play(state, move)
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "blue"}
+    assert outcome is not None and outcome.to_json() == {"winner": "blue"}
 
 
 @pytest.mark.parametrize("name", ["whole-game", "table-notches-playout", "three-way-conflict", "playout-conflicts"])
@@ -265,7 +265,7 @@ def test_the_whole_game_key_lines() -> None:
         38: ("GAME-OVER",),
     }
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "dev"}
+    assert outcome is not None and outcome.to_json() == {"winner": "dev"}
     assert GAME.scoreboard(state)["round"] == 4
 
 
@@ -291,7 +291,7 @@ def test_the_three_way_conflict_key_lines() -> None:
             assert (state.positions, state.damage) == (((2, 5), (2, 1), (8, 1), (3, 4)), (0, 0, 0, 0))
     assert refused == {6: ("EV-ROLL",), 12: ("EV-PLAYER",), 23: ("EV-ROLL",), 25: ("GAME-OVER",)}
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "dev"}
+    assert outcome is not None and outcome.to_json() == {"winner": "dev"}
 
 
 # -- the catalogue --------------------------------------------------------------------------------------

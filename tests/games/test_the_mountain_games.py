@@ -106,7 +106,7 @@ def test_random_playouts_replay_legal(options: dict[str, object]) -> None:
         outcome = GAME.outcome(state)
         assert outcome is not None, "a game of The Mountain always ends: every turn removes a card"
         assert illegal >= 1
-        outcomes.add(outcome.result["won"])
+        outcomes.add(outcome.to_json()["won"])
     assert False in outcomes
 
 
@@ -117,8 +117,8 @@ def test_a_won_random_game_exists() -> None:
     for move in moves:
         state = GAME.play(state, move)[1]
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["won"] is True
-    assert outcome.result["score"] == 15 + len(state.health)
+    assert outcome is not None and outcome.to_json()["won"] is True
+    assert outcome.to_json()["score"] == 15 + len(state.health)
 
 
 # Each rule id: (a test where the rule lets a move through, a test where it refuses one or ends the game).

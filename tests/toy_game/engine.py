@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from companion.core import JsonObject, Move, Outcome, Rule, RuleBook, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Rule, RuleBook, Termination, Unexplained, Verdict
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.seen import Seen, TagSeen
 from companion.core.zones import HAND_PAD
@@ -51,6 +51,16 @@ class State:
     most: int
     winner: str | None = None
     secrets: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Won:
+    """Whoever took the last counter."""
+
+    winner: str
+
+    def to_json(self) -> JsonObject:
+        return {"winner": self.winner}
 
 
 RULES = RuleBook(
@@ -102,7 +112,7 @@ class ToyGame(Game[State]):
     def outcome(self, state: State) -> Outcome | None:
         if state.winner is None:
             return None
-        return Outcome((state.winner,), "took the last counter", {"winner": state.winner})
+        return Outcome(Termination.GOAL, (state.winner,), Won(state.winner))
 
     def scoreboard(self, state: State) -> JsonObject:
         return {"left": state.left, "turn": state.players[state.turn]}

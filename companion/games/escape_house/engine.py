@@ -10,7 +10,7 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
-from . import action, entry, explore, live, resolve, table, views
+from . import action, effects, entry, explore, live, resolve, table, views
 from .common import Apply, Check, card_name, room_name
 from .moves import (
     MOVE_TYPES,
@@ -90,13 +90,7 @@ class EscapeHouse(Game[State]):
         return _RULES[type(move)][1](state, move)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.OVER:
-            return None
-        if state.won:
-            escaped = state.alive
-            return Outcome(escaped, "all main puzzles are cleared; the living escape", {"won": True, "escaped": list(escaped)})
-        reason = "three clocks: the cultists are back" if state.alive else "everyone was sacrificed"
-        return Outcome((), reason, {"won": False, "escaped": []})
+        return effects.outcome(state)
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)

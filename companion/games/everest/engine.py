@@ -234,10 +234,7 @@ class Everest(Game[EverestState]):
     # -- the end ----------------------------------------------------------------------------------
 
     def outcome(self, state: EverestState) -> Outcome | None:
-        if state.winner is None:
-            return None
-        name = state.players[state.winner]
-        return Outcome((name,), f"{name}'s yeti held the peak alone for a whole round", {"winner": name})
+        return rounds.outcome(state)
 
     # -- what people see ----------------------------------------------------------------------------
 

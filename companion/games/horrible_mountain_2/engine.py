@@ -10,11 +10,10 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
-from . import checks, entry, table, transitions, views
+from . import checks, entry, scoring, table, transitions, views
 from .moves import MOVE_TYPES, TakeDiscard
 from .options import Options
 from .rules import RULES
-from .scoring import winner
 from .setup import build_state
 from .state import ADVENTURER, EVIL, Phase, State
 from .cards import DECK as _DECK
@@ -55,13 +54,7 @@ class HorribleMountain2(Game[State]):
         return self.judge(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.OVER:
-            return None
-        seat, reason = winner(state)
-        if seat is None:
-            return Outcome((), reason, {"winner": None, "reason": reason})
-        name = state.names[seat]
-        return Outcome((name,), reason, {"winner": name, "reason": reason})
+        return scoring.outcome(state)
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)

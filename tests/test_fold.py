@@ -9,7 +9,6 @@ alerts cleared by a move read at their zone. Then the log alone is folded with t
 
 from __future__ import annotations
 
-import importlib
 import random
 from pathlib import Path
 from typing import Any
@@ -18,20 +17,13 @@ import pytest
 
 from companion.contract.game import Game
 from companion.core import Header, Move, Observation, ObservationKind
-from companion.games import get_game
+from companion.games import game_ids, get_game, get_spec
 from companion.log.fold import Folded, folds, replay
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
-from tests.toygame import GAME as TOY
+from tests.toy_game import GAME as TOY
 
-PLAYOUTS = {
-    "escape-master": "escape_master",
-    "horrible-mountain-2": "horrible_mountain_2",
-    "the-mountain": "the_mountain",
-    "everest": "everest",
-    "escape-house": "escape_house",
-}
 
 
 def _same(live: Folded, folded: Folded, where: str) -> None:
@@ -122,10 +114,9 @@ def _play(table: Table, moves: list[Move], rng: random.Random) -> dict[str, int]
     return done
 
 
-@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+@pytest.mark.parametrize("game_id", game_ids())
 def test_folding_a_live_games_log_gives_what_the_session_had(game_id: str, tmp_path: Path) -> None:
-    playout = importlib.import_module(f"companion.games.{PLAYOUTS[game_id]}.playout")
-    header, moves = playout.random_playout(11, 160, illegal_every=6)
+    header, moves = get_spec(game_id).playout(11, 160, illegal_every=6)
     game = get_game(game_id)
     table = Table(game, header, tmp_path / "game.sqlite")
     done = _play(table, moves, random.Random(game_id))

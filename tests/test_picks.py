@@ -4,7 +4,6 @@ players at the table), never on which pick it is."""
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -14,9 +13,9 @@ import pytest
 from companion.core import Move, Verdict
 from companion.core.picks import GENERIC, Choice, FieldSpec, Pick
 from companion.entry.builder import Builder, Draft, field_specs
-from companion.games import GAME_MODULES, get_game
+from companion.games import game_ids, get_game
 from tests.conftest import TOY_HEADER
-from tests.toygame import State, ToyGame
+from tests.toy_game.engine import State, ToyGame
 
 
 def _used(game_id: str) -> set[Pick]:
@@ -26,9 +25,9 @@ def _used(game_id: str) -> set[Pick]:
     return used | ({f.spec.pick for f in form.fields} if form is not None else set())
 
 
-@pytest.mark.parametrize("game_id", sorted(GAME_MODULES))
+@pytest.mark.parametrize("game_id", game_ids())
 def test_a_game_uses_the_generic_picks_and_its_own_declared_ones(game_id: str) -> None:
-    own: tuple[Pick, ...] = importlib.import_module(GAME_MODULES[game_id] + ".picks").PICKS
+    own = get_game(game_id).pick_kinds
     used = _used(game_id)
     assert used <= set(GENERIC) | set(own), sorted(p.value for p in used - set(GENERIC) - set(own))
     assert set(own) <= used, "a game declares only the picks its fields use"

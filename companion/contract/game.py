@@ -57,6 +57,9 @@ class Game(ABC, Generic[S]):
     zone_kinds: ClassVar[tuple[ZoneKind, ...]] = ()
     """The kinds of zone this game reads (its own, declared in its package, and shared ones from
     :mod:`companion.core.zones`); a table config's zones may be only of these kinds."""
+    pick_kinds: ClassVar[tuple[Pick, ...]] = ()
+    """The kinds of pick this game declares for its own move fields (the generic ones are core's,
+    :data:`companion.core.picks.GENERIC`)."""
 
     def __init__(self) -> None:
         self.codec = MoveCodec(self.id, self.move_types)

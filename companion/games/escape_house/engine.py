@@ -10,7 +10,7 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
-from . import action, effects, entry, explore, live, resolve, table, views
+from . import action, effects, entry, explore, live, picks, resolve, table, views
 from .common import Apply, Check, card_name, room_name
 from .moves import (
     MOVE_TYPES,
@@ -66,6 +66,7 @@ class EscapeHouse(Game[State]):
     options_type: ClassVar[type[Any]] = EscapeHouseOptions
     rules: ClassVar[RuleBook] = RULEBOOK
     zone_kinds: ClassVar[tuple[ZoneKind, ...]] = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
 
     def __init__(self) -> None:
         super().__init__()

@@ -14,7 +14,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
 from .data import load_deck
-from . import drawing, entry, leaders, plays, rounds, specials, table, views
+from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
 from .options import EscapeMasterOptions
 from .rules import RULES
@@ -64,6 +64,7 @@ class EscapeMaster(Game[State]):
     options_type = EscapeMasterOptions
     rules = RULES
     zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)

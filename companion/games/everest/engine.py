@@ -19,7 +19,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
 from companion.contract.game import Game
-from . import dice, entry, resolve, rounds, table, views
+from . import dice, entry, picks, resolve, rounds, table, views
 from .rounds import plans_needed, roll_waiting
 from .moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
 from .options import EverestOptions
@@ -51,6 +51,7 @@ class Everest(Game[EverestState]):
     options_type = EverestOptions
     rules = RULES
     zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> EverestState:
         return new_state(players, options, setup)

@@ -10,7 +10,7 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.game import Game
-from . import checks, entry, scoring, table, transitions, views
+from . import checks, entry, picks, scoring, table, transitions, views
 from .moves import MOVE_TYPES, TakeDiscard
 from .options import Options
 from .rules import RULES
@@ -29,6 +29,7 @@ class HorribleMountain2(Game[State]):
     options_type = Options
     rules = RULES
     zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
 
     def deck(self) -> tuple[str, ...]:
         """Every card of the deck, for enrolment."""

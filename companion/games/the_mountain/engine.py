@@ -13,7 +13,7 @@ from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
 from companion.contract.game import Game
 from . import rules as R
-from . import entry, scoring, table, views
+from . import entry, picks, scoring, table, views
 from .actions import Plan, plan_act, plan_skip
 from .cards import SUIT_NAMES, SUIT_OF, THREATS
 from .moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
@@ -34,6 +34,7 @@ class TheMountain(Game[MountainState]):
     options_type = MountainOptions
     rules = R.RULES
     zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
 
     def __init__(self) -> None:
         super().__init__()

@@ -38,6 +38,10 @@ def _seen_nothing_more(state: Any, player: str) -> frozenset[str]:
     return frozenset()
 
 
+def _any_setup(setup: Mapping[str, Any]) -> None:
+    """No check beyond the shared ones."""
+
+
 @dataclass(frozen=True)
 class Hands:
     """The game deals cards into players' hands."""
@@ -122,14 +126,17 @@ class Scene:
     """Everything the shared tests know of one game beyond its SPEC (defaults: nothing more)."""
 
     hands: Hands | None = None
+    """None: the game deals no cards into hands."""
     offers: Offers | None = None
+    """None: the game's offers are not walked (its scene says nothing of which cards a state holds)."""
     big_screen: str = "#board"
-    """What the table looks at on the big screen: it must show without scrolling on a TV."""
+    """What the table looks at on the big screen (the default: the whole board): it must show
+    without scrolling on a TV."""
     layouts: tuple[Layout, ...] = (Layout("playout"),)
     evening: Evening | None = None
     """None: the game is started with its fewest players and nothing more is done."""
     bad_starts: tuple[BadStart, ...] = ()
-    init_setup: Callable[[Mapping[str, Any]], None] = lambda setup: None
+    init_setup: Callable[[Mapping[str, Any]], None] = _any_setup
     """Checks on the setup that ``companion init --no-hardware`` writes for the game."""
 
     def evening_for(self, game: Game[Any]) -> Evening:

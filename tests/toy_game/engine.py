@@ -7,7 +7,7 @@ Take-away: players take 1 to 3 counters in turn from a pile; whoever takes the l
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Outcome, Rule, RuleBook, Termination, Unexplained, Verdict
@@ -39,8 +39,8 @@ class Peek(Move):
 
 @dataclass(frozen=True)
 class Options:
-    pile: int = 21
-    most: int = 3
+    pile: int = field(default=21, metadata={"doc": "Counters in the pile at the start."})
+    most: int = field(default=3, metadata={"doc": "The most counters one turn may take."})
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ what the camera watches in a kind, never by a game's nouns."""
 from __future__ import annotations
 
 import ast
+import random
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,7 @@ from companion.core import Zone, ZoneKind
 from companion.core import zones as core_zones
 from companion.core.errors import ConfigError
 from companion.core.zones import Watch
-from companion.games import game_ids, get_game
+from companion.games import game_ids, get_game, get_spec
 from vision.render import tables
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -66,23 +67,31 @@ def _config(game: str, players: list[str], zones: list[dict[str, Any]]) -> dict[
     return {"game": {"id": game, "players": players}, "zones": zones}
 
 
-def test_the_config_allows_only_the_kinds_its_game_reads(tmp_path: Path) -> None:
-    path = tmp_path / "table.toml"
-    with pytest.raises(ConfigError) as err:
-        parse_config(_config("escape-house", ["anna"], [{"name": "pile-1", "kind": "pile"}]), path)
-    assert str(err.value) == 'zones[0].kind: "pile" is not a zone kind of Escape House (tap_pad)'
-    with pytest.raises(ConfigError, match=r'zones\[1\]\.kind: "grid" is not a zone kind of Escape From Horrible Mountain 2 \(hand_pad, table_slot,'):
-        parse_config(_config("horrible-mountain-2", ["eve", "adam"], [{"name": "cube-pile", "kind": "cube_pile"}, {"name": "grid", "kind": "grid"}]), path)
-    config = parse_config(_config("everest", ["anna", "ben"], [{"name": "grid", "kind": "grid"}]), path)
-    assert config.zones[0].kind.camera is Watch.PAWNS
+def _players(game_id: str) -> list[str]:
+    return list(get_spec(game_id).example(random.Random(0)).header.players)
 
 
-def test_the_config_holds_a_zone_to_the_names_its_kind_allows(tmp_path: Path) -> None:
+@pytest.mark.parametrize("game_id", game_ids())
+def test_the_config_allows_only_the_kinds_its_game_reads(tmp_path: Path, game_id: str) -> None:
+    game = get_game(game_id)
     path = tmp_path / "table.toml"
-    with pytest.raises(ConfigError, match=r'zones\[0\]\.name: "7-1": a pyramid_slot zone is named "r-i"'):
-        parse_config(_config("the-mountain", ["solo"], [{"name": "7-1", "kind": "pyramid_slot"}]), path)
-    config = parse_config(_config("the-mountain", ["solo"], [{"name": "6-1", "kind": "pyramid_slot"}]), path)
-    assert config.zones[0].kind.camera is Watch.CARD_FACE
+    for kind in game.zone_kinds:  # each of its own kinds is a zone, with what the camera watches there
+        name = min(kind.names) if kind.names else f"{kind.name}-zone"
+        config = parse_config(_config(game_id, _players(game_id), [{"name": name, "kind": kind.name}]), path)
+        assert config.zones[0].kind.camera is kind.camera
+    others = sorted({k.name for other in game_ids() for k in get_game(other).zone_kinds} - {k.name for k in game.zone_kinds})
+    allowed = ", ".join(k.name for k in game.zone_kinds)
+    for name in others:
+        with pytest.raises(ConfigError) as err:
+            parse_config(_config(game_id, _players(game_id), [{"name": "z", "kind": name}]), path)
+        assert str(err.value) == f'zones[0].kind: "{name}" is not a zone kind of {game.title} ({allowed})'
+
+
+@pytest.mark.parametrize("kind", sorted({k for g in game_ids() for k in get_game(g).zone_kinds if k.names}, key=str), ids=str)
+def test_the_config_holds_a_zone_to_the_names_its_kind_allows(tmp_path: Path, kind: ZoneKind) -> None:
+    game_id = next(g for g in game_ids() if kind in get_game(g).zone_kinds)
+    with pytest.raises(ConfigError, match=rf'zones\[0\]\.name: "no-such-place": a {kind.name} zone is'):
+        parse_config(_config(game_id, _players(game_id), [{"name": "no-such-place", "kind": kind.name}]), tmp_path / "t.toml")
 
 
 def test_vision_reads_only_the_core_of_the_companion() -> None:

@@ -39,6 +39,11 @@ def check(args: argparse.Namespace) -> int:
 
     if args.seconds <= 0:
         raise SystemExit("companion hw check: --seconds must be more than 0")
+    from hardware.usbnames import tty_identity
+
+    identity = tty_identity(args.port)
+    if identity is not None:  # a USB serial port: say which board it is (the udev rule's name needs boot.py)
+        print(identity.sentence())
     print(f"listening to {args.port} for {args.seconds:g} s ...", flush=True)
     result = check_array(args.port, args.seconds)
     for line in result.report():

@@ -41,6 +41,7 @@ from hardware.protocol import (
     SeqVerdict,
     StatsFrame,
     TagFrame,
+    TimingFrame,
     LineAssembler,
     decode_line,
 )
@@ -126,6 +127,8 @@ class ArrayBridge(ReaderThread):
         """The array's clock at the listing the table was last rebuilt from (after an opening)."""
         self.stats: dict[int, StatsFrame] = {}
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
+        self.timing: dict[str, str] = {}
+        """The array's latest timing figures (T frames, firmware 2.1: `companion hw check --timing`)."""
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -302,6 +305,8 @@ class ArrayBridge(ReaderThread):
                 self._release_held()  # firmware 1.x lists nothing to wait for: only the stale check
         elif isinstance(frame, StatsFrame):
             self._stats(frame)
+        elif isinstance(frame, TimingFrame):
+            self.timing.update(frame.figures)
         if snapshot is not None:
             self._snapshot(snapshot)
 

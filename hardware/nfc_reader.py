@@ -22,6 +22,7 @@ import nfc.tag
 from companion.core.errors import HardwareError
 from companion.core.readers import ReaderAddress, ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.pn532_speed import pn532_tty, restore_speed
 from hardware.reader import EventSink, ReaderContext
 from hardware.usbnames import resolve
 from hardware.worker import ReaderThread
@@ -41,12 +42,17 @@ def open_frontend(path: str) -> Any:
 
     ``path`` may be a stable name (``usb-serial:…``, ``usb-port:…``, :mod:`hardware.usbnames`),
     looked up anew at every opening since the reader's bus and device numbers change on a re-plug.
+    A PN532 on a UART that a dead process left at a high speed is set back to 115,200 baud and
+    opened again (:mod:`hardware.pn532_speed`), so a restart after a crash finds it.
     """
     device = resolve(path)
     clf = nfc.ContactlessFrontend()
-    if not clf.open(device):
-        raise HardwareError(f"no NFC reader found on {path}" + (f" ({device})" if device != path else ""))
-    return clf
+    if clf.open(device):
+        return clf
+    tty = pn532_tty(device)
+    if tty is not None and restore_speed(tty) is not None and clf.open(device):
+        return clf
+    raise HardwareError(f"no NFC reader found on {path}" + (f" ({device})" if device != path else ""))
 
 
 def targets_for(path: str) -> tuple[str, ...]:

@@ -55,8 +55,10 @@ test: $(STAMP) browser broker mpy
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # The Raspberry Pi install (as root, in /opt/table-companion; docs/hardware.md, "Installing on a Pi"):
-# apt's picamera2, a venv that sees it, the project without its test extras at versions that keep
-# apt's numpy ABI, the udev rule, the service user and the systemd unit, ordered after time sync.
+# apt's picamera2, a venv that sees it, the project without its test extras under the constraints for
+# the numpy apt installed (hardware/pi_constraints.py: Bookworm's numpy 1 or Trixie's numpy 2, so
+# the venv keeps apt's numpy ABI), the udev rule, the service user, the systemd unit (which waits
+# for the clock itself, a bounded time) and a drop-in that bounds systemd-time-wait-sync's own wait.
 pi:
 	@if [ "$$(id -u)" != 0 ]; then echo "make pi installs system files: run it as root (sudo make pi)"; exit 2; fi
 	@if [ "$$(pwd)" != /opt/table-companion ]; then echo "note: the unit runs /opt/table-companion/.venv; this checkout is $$(pwd)"; fi
@@ -64,7 +66,7 @@ pi:
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-picamera2 libusb-1.0-0 >/dev/null
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c hardware/pi-constraints.txt -e .
+	constraints=$$($(PYTHON) hardware/pi_constraints.py) && echo "pip constraints: $$constraints" && $(PY) -m pip install --quiet -c $$constraints -e .
 	$(PY) -c "import numpy, cv2; print('numpy', numpy.__version__, '/ opencv', cv2.__version__)"
 	install -m 644 hardware/99-table-companion.rules /etc/udev/rules.d/99-table-companion.rules
 	udevadm control --reload && udevadm trigger
@@ -72,9 +74,10 @@ pi:
 	usermod -aG dialout,plugdev,video companion
 	mkdir -p /etc/table-companion
 	[ -e /etc/table-companion/table.toml ] || $(VENV)/bin/companion init /etc/table-companion/table.toml
-	install -m 644 hardware/table-companion.app.service /etc/systemd/system/table-companion.app.service
+	install -m 644 hardware/table-companion.service /etc/systemd/system/table-companion.service
+	install -D -m 644 hardware/time-wait-sync-bounded.conf /etc/systemd/system/systemd-time-wait-sync.service.d/table-companion.conf
 	systemctl daemon-reload
-	systemctl enable systemd-time-wait-sync.service table-companion.app.service
+	systemctl enable table-companion.service
 	@echo "installed. Edit /etc/table-companion/table.toml, then: systemctl start table-companion"
 
 typecheck: $(STAMP)

@@ -15,11 +15,12 @@ table model turns them into observations. Measured:
 Debounce holds departures by design (DESIGN: a flicker is not a move); the order check and the
 latency figures are taken with it off unless ``--debounce`` is given.
 
-It also states the array's **poll round** for 8 and 16 readers: the firmware's own code polls the
-simulated field (hardware/sim/field.py) and every SPI register access and every RF exchange it makes
-is counted; each is then timed from the SPI clock (main.py's SPI_BAUD) and the RF timings the
-firmware uses (106 kbit/s framing, the 1 ms answer timer it programs, the 5 ms field-on guard of a
-switched pad). MicroPython's own cost per register access is an estimate until measured on a Pico.
+It also states the array's **poll round** for 8 and 16 readers (hardware/polltime.py): the
+firmware's own code polls the simulated field and every SPI transaction and RF exchange it makes is
+counted, then timed. The SPI clock, the RF framing, the answer timer and the pad guard are exact;
+MicroPython's own time per SPI transaction is *cited* (50 us, or 90 us with two 20 us Pin.value()
+calls on top: the sources are in hardware/polltime.py) unless ``--access-us`` gives the figure
+``companion hw check --timing`` *measured* on a Pico. Every line says which.
 """
 
 from __future__ import annotations
@@ -40,10 +41,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from companion.core import Observation, Zone, ZoneKind  # noqa: E402
+from companion.core import Observation, Zone  # noqa: E402
+from companion.core.zones import PILE  # noqa: E402
 from companion.table.model import TableModel  # noqa: E402
 from hardware.bridge import ArrayBridge  # noqa: E402
 from hardware.health import HealthBoard  # noqa: E402
+from hardware.polltime import CITED, CITED_PINS_ON_TOP, SPI_BAUD, AccessCost, count_polls, field_on_guard_s, poll_rounds  # noqa: E402
 from hardware.sim.array import SimulatedArray  # noqa: E402
 
 
@@ -114,7 +117,7 @@ def run_once(
             got_at[i] = at
             order.append(i)
 
-    zones = [Zone(f"slot-{ch}", ZoneKind.PILE, index=ch + 1, reader=f"array:{ch}") for ch in range(channels)]
+    zones = [Zone(f"slot-{ch}", PILE, index=ch + 1, reader=f"array:{ch}") for ch in range(channels)]
     sink, finish, cards = sink_factory(arrived)
 
     def to_index(observation: Observation) -> int:
@@ -221,99 +224,50 @@ def report(title: str, r: dict[str, Any]) -> None:
 
 
 # -- the poll round ---------------------------------------------------------------------------
-
-SPI_BAUD = 1_000_000
-"""firmware/main.py's SPI clock."""
-MICROPYTHON_PER_ACCESS_S = 25e-6
-"""Estimate: two chip-select toggles, an spi.write/read call and a bytes object per register access
-(one chip-select transaction) in MicroPython on a 125 MHz RP2040 (not measured on hardware yet)."""
-RF_BIT_S = 128 / 13.56e6
-"""One bit at 106 kbit/s (ISO/IEC 14443-2): 9.44 us."""
-FDT_S = 1172 / 13.56e6
-"""Frame delay time before a tag answers (ISO/IEC 14443-3, last bit 0): 86 us."""
-TIMEOUT_S = 40 * 25e-6
-"""mfrc522.py: TReload 40 ticks of 25 us: 1 ms waited for an answer that never comes."""
-FIELD_ON_GUARD_S = 5e-3
-"""mfrc522.py FIELD_ON_GUARD_MS: a switched pad's field is on 5 ms before its first REQA."""
+# The model is hardware/polltime.py's (also run by `companion hw check --timing` with the figures an
+# array measured). Which figures are exact, cited or measured is said in every line it prints.
 
 
-def _air_s(tx_bits: int, rx_bits: int | None) -> float:
-    """One exchange on the air: the reader's frame (a parity bit per byte, SOF/EOF), then the answer or the timer."""
-    tx = (tx_bits + tx_bits // 8 + 2) * RF_BIT_S
-    if rx_bits is None:
-        return tx + TIMEOUT_S
-    return tx + FDT_S + (rx_bits + rx_bits // 8 + 2) * RF_BIT_S
-
-
-def poll_costs(rounds: int = 40) -> dict[str, dict[str, float]]:
-    """Per reader state: SPI accesses, exchanges, time-outs and seconds of one poll, averaged."""
-    from hardware.sim.field import FieldSettings
-    from hardware.sim.firmware import FirmwareRig
-
-    def measure(kind: str, cards: int, landing: bool) -> dict[str, float]:
-        rig = FirmwareRig(1, kinds=[kind], settings=FieldSettings(detune_depth=cards + rounds + 1))
-        rig.firmware.boot()
-        chip, bus = rig.chips[0], rig.field.bus
-        for n in range(cards):
-            chip.place(bytes([0x04, 0x10 + n, 0x22, 0x30, n, 0x5A, 0xA5]))
-            rig.firmware.step()
-        for _ in range(5):
-            rig.firmware.step()
-        accesses = exchanges = timeouts = clocked = 0
-        air = guard = 0.0
-        for r in range(rounds):
-            if landing:
-                chip.place(bytes([0x04, 0x77, r, 0x30, 0x01, 0x02, 0x03]))  # a new card every poll
-            chip.airlog.clear()
-            before, bytes_before = bus.transactions, bus.bytes
-            ch = rig.firmware.channels[0]
-            rig.firmware._poll(0, ch)
-            accesses += bus.transactions - before
-            clocked += bus.bytes - bytes_before
-            exchanges += len(chip.airlog)
-            timeouts += sum(1 for _, rx in chip.airlog if rx is None)
-            air += sum(_air_s(tx, rx) for tx, rx in chip.airlog)
-            guard += FIELD_ON_GUARD_S if kind == "pad" else 0.0
-        spi = clocked * 8 / SPI_BAUD + accesses * MICROPYTHON_PER_ACCESS_S
-        return {
-            "spi_accesses": accesses / rounds,
-            "spi_bytes": clocked / rounds,
-            "exchanges": exchanges / rounds,
-            "timeouts": timeouts / rounds,
-            "ms": (spi + air + guard) / rounds * 1000,
-        }
-
+def poll_report(access_us: float | None) -> dict[str, Any]:
+    """Per reader state and layout, in ms: cited low and high, and measured when ``access_us`` is given."""
+    counts = count_polls()
+    costs = [CITED, CITED_PINS_ON_TOP]
+    if access_us is not None:
+        costs.append(AccessCost(access_us * 1e-6, f"measured on a Pico: {access_us:g} us a transaction (companion hw check --timing)", True))
     return {
-        "pad, empty": measure("pad", 0, False),
-        "pad, one card": measure("pad", 1, False),
-        "pile, 20 cards, nothing new": measure("pile", 20, False),
-        "pile, 20 cards, a card landing": measure("pile", 20, True),
+        "counts": counts,
+        "costs": costs,
+        "poll_costs": {
+            state: {"spi_accesses": c.transactions, "spi_bytes": c.spi_bytes, "exchanges": c.exchanges, "timeouts": c.timeouts,
+                    "ms": c.seconds(costs[0]) * 1000, **{f"ms_{i}": c.seconds(cost) * 1000 for i, cost in enumerate(costs)}}
+            for state, c in counts.items()
+        },
+        "poll_rounds_ms": {str(i): poll_rounds(counts, cost) for i, cost in enumerate(costs)},
+        "sources": {str(i): {"source": cost.source, "measured": cost.measured, "transaction_us": cost.transaction_s * 1e6}
+                    for i, cost in enumerate(costs)},
     }
 
 
-def poll_rounds(costs: dict[str, dict[str, float]]) -> dict[str, float]:
-    """Round times (ms) of two table layouts, from the per-reader costs."""
-    c = {k: v["ms"] for k, v in costs.items()}
-    return {
-        "8 readers: 4 piles of 20, 4 pads empty": 4 * c["pile, 20 cards, nothing new"] + 4 * c["pad, empty"],
-        "8 readers: 4 piles of 20 (one card landing), 4 pads with a card": 3 * c["pile, 20 cards, nothing new"]
-        + c["pile, 20 cards, a card landing"] + 4 * c["pad, one card"],
-        "16 readers: 10 piles of 20, 6 pads empty": 10 * c["pile, 20 cards, nothing new"] + 6 * c["pad, empty"],
-        "16 readers: 10 piles of 20 (one card landing), 6 pads with a card": 9 * c["pile, 20 cards, nothing new"]
-        + c["pile, 20 cards, a card landing"] + 6 * c["pad, one card"],
-    }
-
-
-def report_poll_round(costs: dict[str, dict[str, float]], rounds: dict[str, float]) -> None:
-    print(f"reader array poll round (SPI {SPI_BAUD / 1e6:g} MHz, {MICROPYTHON_PER_ACCESS_S * 1e6:.0f} us MicroPython per access, "
-          f"106 kbit/s RF, 1 ms timer, 5 ms pad field-on guard):")
-    for state, v in costs.items():
-        print(f"  {state:<34} {v['spi_accesses']:6.1f} SPI accesses ({v['spi_bytes']:5.1f} bytes) {v['exchanges']:5.1f} exchanges "
-              f"({v['timeouts']:.1f} timed out)  {v['ms']:6.2f} ms")
-    for layout, ms in rounds.items():
-        print(f"  {layout:<68} {ms:6.1f} ms per round")
+def report_poll_round(report: dict[str, Any]) -> None:
+    costs: list[AccessCost] = report["costs"]
+    guard_ms = field_on_guard_s() * 1000
+    print(f"reader array poll round (SPI {SPI_BAUD / 1e6:g} MHz, 106 kbit/s RF, 1 ms answer timer, {guard_ms:g} ms pad field-on guard: "
+          "exact, from the standards and the firmware's own code):")
+    for i, cost in enumerate(costs):
+        print(f"  [{i}] MicroPython per chip-select transaction {cost.transaction_s * 1e6:.0f} us, "
+              f"{'MEASURED' if cost.measured else 'CITED, not measured'}: {cost.source}")
+    print(f"  {'reader state':<32} {'SPI accesses':>12} {'bytes':>6} {'exchanges':>9} {'timed out':>9}  " + "  ".join(f"ms [{i}]" for i in range(len(costs))))
+    for state, c in report["counts"].items():
+        times = "  ".join(f"{c.seconds(cost) * 1000:6.2f}" for cost in costs)
+        print(f"  {state:<32} {c.transactions:12.1f} {c.spi_bytes:6.1f} {c.exchanges:9.1f} {c.timeouts:9.1f}  {times}")
+    rounds = report["poll_rounds_ms"]
+    for layout in rounds["0"]:
+        times = "  ".join(f"{rounds[str(i)][layout]:6.1f}" for i in range(len(costs)))
+        print(f"  {layout:<68} {times} ms per round")
     print("  a pad's card departs after 3 missed rounds; a pile checks 2 of its cards per round, so with 20 cards "
           "each is checked every 10 rounds and departs after 2 missed checks")
+    print("  not in these figures: garbage collection pauses and the USB writes of frames (the array's measured round has them: "
+          "companion hw check --timing)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -325,17 +279,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-session", action="store_true", help="skip the line-in to verdict run")
     parser.add_argument("--json", action="store_true", help="print one JSON object (every run's figures) instead of the text")
     parser.add_argument("--poll-round", action="store_true", help="only the reader array's poll round for 8 and 16 readers")
+    parser.add_argument("--access-us", type=float, default=None,
+                        help="MicroPython's time per SPI transaction as measured on a Pico (companion hw check --timing prints it)")
     args = parser.parse_args(argv)
-    costs = poll_costs()
-    rounds = poll_rounds(costs)
+    polls = poll_report(args.access_us)
+    costs, rounds = polls["poll_costs"], {"sources": polls["sources"], **polls["poll_rounds_ms"]}
     if args.poll_round:
         if args.json:
             print(json.dumps({"poll_costs": costs, "poll_rounds_ms": rounds}))
         else:
-            report_poll_round(costs, rounds)
+            report_poll_round(polls)
         return 0
     if not args.json:
-        report_poll_round(costs, rounds)
+        report_poll_round(polls)
     say = (lambda *_: None) if args.json else print  # --json: the figures only, as one object at the end
     show = (lambda *_: None) if args.json else report
     say(f"bridge bench: {args.rate:.0f} events/s for {args.seconds:g} s over {args.channels} channels")

@@ -18,7 +18,6 @@ measured). Each figure is the median over the rounds; the ratio is how many time
 from __future__ import annotations
 
 import argparse
-import importlib
 import io
 import json
 import os
@@ -31,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, Move
-from companion.games import GAME_MODULES, get_game
+from companion.games import game_ids, get_game, get_spec
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 
@@ -41,15 +40,9 @@ TARGET_REPLAY_MS = 50.0
 TREE = Path(__file__).resolve().parent.parent
 
 
-def playout_modules() -> dict[str, str]:
-    """Game id -> the module holding its seeded ``random_playout(seed, moves)``: the one place this
-    benchmark knows where a game keeps it."""
-    return {game_id: module + ".playout" for game_id, module in GAME_MODULES.items()}
-
-
 def playout(game_id: str, seed: int) -> tuple[Header, list[Move]]:
-    module = importlib.import_module(playout_modules()[game_id])
-    header, moves = module.random_playout(seed, TARGET_MOVES)
+    """The game's seeded playout, as its declaration names it (``GameSpec.playout``)."""
+    header, moves = get_spec(game_id).playout(seed, TARGET_MOVES)
     return header, list(moves)
 
 
@@ -220,7 +213,7 @@ def print_against(ref: str, rows: list[dict[str, Any]], rounds: int, repeat: int
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", default=list(playout_modules()))
+    parser.add_argument("--games", nargs="*", default=[g for g in game_ids() if get_spec(g).package.startswith("companion.games.")])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true", help="print one JSON object per game instead of a table")

@@ -165,7 +165,7 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     import resource
     import sqlite3
 
-    from companion.app.config import WebConfig
+    from companion.app.config import ArrayConfig, WebConfig
     from companion.core import Header
     from companion.demo.rig import demo_zones, uid_of
     from companion.games import get_game
@@ -173,7 +173,7 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     from companion.app.service import start_web
     from companion.referee.session import Session
     from companion.table.registry import TagRegistry
-    from hardware.service import TableHardware
+    from companion.app.readers import TableReaders
     from web import broadcaster
 
     game = get_game("escape-master")
@@ -202,9 +202,9 @@ def _serve(conn: Connection, base: Path, link: str, threads: int, debounce: floa
     registry = TagRegistry(base / "tags.json", game.id)
     for card in game.deck() or ():
         registry.enrol(uid_of(card), card)
-    hardware = TableHardware(demo_zones(PLAYERS), registry, session.submit, on_health=session.report_health,
-                             array_port=link, debounce_s=debounce)
-    hardware.start(around_array=(lambda body: profiled(body, "array bridge")) if profile else None)
+    hardware = TableReaders(demo_zones(PLAYERS), registry, session.submit, on_health=session.report_health,
+                            arrays={"": ArrayConfig(link)}, debounce_s=debounce)
+    hardware.start(around=(lambda body: profiled(body, "array bridge")) if profile else None)
     deadline = time.monotonic() + 30
     while hardware.health.status("array")["status"] != "ok":
         if time.monotonic() > deadline:

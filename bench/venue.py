@@ -46,7 +46,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-from companion.app.config import BrokerConfig  # noqa: E402
+from companion.venue.broker import BrokerConfig  # noqa: E402
 from companion.core import Observation, ObservationKind  # noqa: E402
 from companion.games import get_game  # noqa: E402
 from companion.games.escape_master.playout import random_playout  # noqa: E402

@@ -11,6 +11,7 @@
 import sys
 import time
 
+import machine
 from machine import SPI, WDT, Pin
 
 from mfrc522 import MFRC522
@@ -53,7 +54,10 @@ def main():
         sys.stdout.write(line)
 
     watchdog = WDT(timeout=5000)  # a hung SPI bus reboots the array (the host sees a boot frame)
-    ArrayFirmware(readers, write, clock.ms, kinds=KINDS[:CHANNELS], neighbours=neighbours).run(feed=watchdog.feed)
+    # What `companion hw check --timing` is told the figures were measured on.
+    board = [("on", sys.platform), ("mhz", str(machine.freq() // 1000000)), ("spi_khz", str(SPI_BAUD // 1000))]
+    ArrayFirmware(readers, write, clock.ms, kinds=KINDS[:CHANNELS], neighbours=neighbours,
+                  ticks_us=time.ticks_us, ticks_diff=time.ticks_diff, board=board).run(feed=watchdog.feed)
 
 
 main()

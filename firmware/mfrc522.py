@@ -7,6 +7,7 @@
 #                     level, then HLTA: the UID of one tag not seen since its field came on, or None
 #   check(uid)        WUPA (halted tags wake too), then SELECT with that tag's whole UID, so only it
 #                     answers even under a stack of 20, then HLTA: is that tag still on the reader?
+#   measure(...)      what a register read, a register write and a chip-select Pin.value() cost here
 # Anticollision follows ISO/IEC 14443-3 6.5.3 and the bit handling of miguelbalboa/rfid's
 # PICC_Select (CollReg's CollPos, RxAlign/TxLastBits). Registers and commands: NXP MFRC522
 # datasheet, rev. 3.9, sections 9 and 10. Runs on MicroPython and CPython (the tests drive it
@@ -46,7 +47,7 @@ ERR_COLLISION = 0x08
 ERR_FATAL = 0x17  # buffer overflow, CRC, parity, protocol
 
 WAIT_POLLS = 200  # register reads to wait for an answer before the chip counts as not answering
-FIELD_ON_GUARD_MS = 5  # ISO/IEC 14443-3: a tag is ready for a request 5 ms after the field comes on
+FIELD_ON_GUARD_MS = 6  # ISO/IEC 14443-3 gives a tag 5.1 ms after the field comes on (issue 24): 5 was just under it
 
 COLLIDED = "collision"  # _transceive's marker when tags answered together
 
@@ -149,6 +150,33 @@ class MFRC522:
         if on and not self.field and self._sleep_ms is not None:
             self._sleep_ms(FIELD_ON_GUARD_MS)
         self.field = on
+
+    def measure(self, ticks_us, ticks_diff, count=200):
+        """Microseconds per register read, register write and chip-select Pin.value(), each timed
+        over ``count`` calls on this board, less the empty loop (for `companion hw check --timing`).
+
+        The read is of VersionReg, the write puts TReloadRegL's own value back: nothing changes.
+        """
+        def per_call(start, end, loop):
+            return max(0, ticks_diff(end, start) - loop) / count
+
+        start = ticks_us()
+        for _ in range(count):
+            pass
+        loop = ticks_diff(ticks_us(), start)
+        start = ticks_us()
+        for _ in range(count):
+            self._rd(VERSION)
+        read = per_call(start, ticks_us(), loop)
+        start = ticks_us()
+        for _ in range(count):
+            self._wr(T_RELOAD_L, 0x28)
+        write = per_call(start, ticks_us(), loop)
+        start = ticks_us()
+        for _ in range(count):
+            self.cs.value(1)  # deselected already: it stays so
+        pin = per_call(start, ticks_us(), loop)
+        return read, write, pin
 
     def take_stats(self):
         """(exchanges, collisions, errors) since the last call."""

@@ -18,7 +18,7 @@
 
 from tcproto import frame, hexlify_upper, MAX_LINE
 
-VERSION = "tc-array-2.0"
+VERSION = "tc-array-2.1"
 SEQ_MODULUS = 65536
 PAD = "pad"
 PILE = "pile"
@@ -65,10 +65,17 @@ class ArrayFirmware:
     out even when nothing happens. retry_ms: how often a reader that does not answer is
     re-initialised. switch_antennas False keeps every field on (single-tag pads read with WUPA):
     only for arrays whose readers are far apart.
+
+    Timing (``companion hw check --timing``): given ``ticks_us`` and ``ticks_diff`` (MicroPython's
+    time.ticks_us and time.ticks_diff), the array times a register read, a register write and a
+    Pin.value() at boot (``self_test_count`` of each), and every polling round; each heartbeat then
+    ends with T frames: ``board`` (name, value) pairs saying what it runs on, the boot self-test, and
+    the rounds since the last heartbeat.
     """
 
     def __init__(self, readers, write, clock_ms, kinds=None, neighbours=(), miss_limit=3, heartbeat_ms=1000,
-                 retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True):
+                 retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True,
+                 ticks_us=None, ticks_diff=None, board=(), self_test_count=200):
         kinds = list(kinds) if kinds is not None else [PAD] * len(readers)
         if len(kinds) != len(readers):
             raise ValueError("%d readers but %d kinds" % (len(readers), len(kinds)))
@@ -94,6 +101,14 @@ class ArrayFirmware:
         self.switch_antennas = switch_antennas
         self.seq = 0
         self._next_heartbeat = 0
+        self._ticks_us = ticks_us
+        self._ticks_diff = ticks_diff
+        self.board = list(board)
+        self.self_test_count = self_test_count
+        self.timing = []  # (name, value) pairs of the boot self-test
+        self._rounds = 0
+        self._round_us = 0
+        self._round_max_us = 0
 
     # -- frames -------------------------------------------------------------------------------
 
@@ -134,13 +149,44 @@ class ArrayFirmware:
             exchanges, collisions, errors = ch.reader.take_stats() if ch.ok else (0, 0, 0)
             self._send("S", [str(index), str(ch.polls), str(ch.reads), str(collisions), str(errors)], ms)
             ch.polls = ch.reads = 0
+        if self._ticks_us is not None:
+            for fields in self._timing_frames(ms):
+                self._send("T", fields, ms)
         self._next_heartbeat = ms + self.heartbeat_ms
+
+    def _timing_frames(self, ms):
+        """T frames: every timing figure as name=value, as many to a frame as a line holds."""
+        pairs = self.board + self.timing
+        if self._rounds:
+            pairs = pairs + [("rounds", str(self._rounds)), ("round_ms", "%.1f" % (self._round_us / self._rounds / 1000)),
+                             ("max_ms", "%.1f" % (self._round_max_us / 1000))]
+        self._rounds = self._round_us = self._round_max_us = 0
+        items = ["%s=%s" % pair for pair in pairs]
+        frames = []
+        while items:
+            fields = [items.pop(0)]
+            while items and len(frame(self.seq, ms, "T", fields + [items[0]])) <= MAX_LINE - 6:
+                fields.append(items.pop(0))
+            frames.append(fields)
+        return frames
+
+    def self_test(self):
+        """Time the driver's register accesses on the first reader that answers (none: no figures)."""
+        self.timing = []
+        for ch in self.channels:
+            if ch.ok:
+                read, write, pin = ch.reader.measure(self._ticks_us, self._ticks_diff, self.self_test_count)
+                self.timing = [("n", str(self.self_test_count)), ("rd_us", "%.1f" % read), ("wr_us", "%.1f" % write),
+                               ("pin_us", "%.1f" % pin)]
+                return
 
     def boot(self):
         """Power-up: initialise every reader, then say who we are and how they are."""
         self.seq = 0
         for ch in self.channels:
             self._init(ch, self._clock_ms())
+        if self._ticks_us is not None:
+            self.self_test()
         self._send("B", [VERSION, str(len(self.channels))])
         self.heartbeat()
 
@@ -158,8 +204,14 @@ class ArrayFirmware:
     def step(self):
         """One round over all readers; a heartbeat if one is due or a reader's health changed."""
         before = self.health()
+        start = self._ticks_us() if self._ticks_us is not None else 0
         for index in self.order:
             self._poll(index, self.channels[index])
+        if self._ticks_us is not None:
+            took = self._ticks_diff(self._ticks_us(), start)
+            self._rounds += 1
+            self._round_us += took
+            self._round_max_us = max(self._round_max_us, took)
         if self.health() != before or self._clock_ms() >= self._next_heartbeat:
             self.heartbeat()
 

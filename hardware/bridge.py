@@ -3,7 +3,8 @@
 One thread per array. It opens the port with pyserial (``serial.serial_for_url``, so a device
 path, a udev symlink or a pyserial URL all work), validates every frame, counts and skips bad
 ones, detects lost and repeated frames by sequence number, maps the array's clock to table time,
-and turns ``A``/``D`` frames into :class:`ReaderEvent` values for reader ``array:N``. When the
+and turns ``A``/``D`` frames into :class:`ReaderEvent` values for reader ``array:N`` (``array:NAME:N``
+for the array named NAME: :class:`~companion.core.readers.ArrayChannel`). When the
 port fails (unplugged) it reports ``reconnecting`` and retries with backoff; when the array falls
 quiet it reports ``silent``; it never stops on bad input.
 
@@ -27,8 +28,8 @@ from typing import Any
 
 import serial
 
-from companion.core.errors import FrameError
-from companion.table.events import ReaderEvent
+from companion.core.errors import ConfigError, FrameError
+from companion.core.readers import ArrayChannel, ReaderEvent, array_link_id
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.protocol import (
@@ -40,17 +41,16 @@ from hardware.protocol import (
     SeqVerdict,
     StatsFrame,
     TagFrame,
+    TimingFrame,
     LineAssembler,
     decode_line,
 )
+from hardware.reader import EventSink, StateSink
 from hardware.resync import ListingAssembler, Snapshot
 from hardware.worker import ReaderThread
 
 log = logging.getLogger(__name__)
 
-EventSink = Callable[[ReaderEvent], object]
-StateSink = Callable[[str, tuple[str, ...], float, bool], object]
-"""``(reader, uids, table_time, judge)``: what lies on a reader now (TableModel.resync)."""
 SerialOpener = Callable[..., Any]
 
 STALE_TOLERANCE_S = 0.05
@@ -62,7 +62,12 @@ MAX_HELD = 1000
 
 
 class ArrayBridge(ReaderThread):
-    """Reads one reader array. ``start()`` it, ``stop()`` it; health goes to ``health``."""
+    """Reads one reader array. ``start()`` it, ``stop()`` it; health goes to ``health``.
+
+    ``name`` is the array's name in the table config: ``""`` for ``[array]`` (its link reports as
+    ``array``, its channels as ``array:N``), ``east`` for ``[arrays.east]`` (``array:east``,
+    ``array:east:N``).
+    """
 
     def __init__(
         self,
@@ -72,7 +77,7 @@ class ArrayBridge(ReaderThread):
         *,
         baudrate: int = 115200,
         clock: Callable[[], float] = time.time,
-        link_id: str = "array",
+        name: str = "",
         channels: Iterable[int] = (),
         silent_after_s: float = 3.0,
         down_after_s: float = 30.0,
@@ -84,7 +89,10 @@ class ArrayBridge(ReaderThread):
     ) -> None:
         super().__init__()
         self.port = port
-        self.link_id = link_id
+        self.name = name
+        self.link_id = array_link_id(name)
+        self._reader_ids: dict[int, str] = {}
+        self._watched: dict[int, str] = {}  # channel -> the address of the reader a zone has on it
         self._on_event = on_event
         self._on_state = on_state
         self._settle_s = settle_s
@@ -119,6 +127,8 @@ class ArrayBridge(ReaderThread):
         """The array's clock at the listing the table was last rebuilt from (after an opening)."""
         self.stats: dict[int, StatsFrame] = {}
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
+        self.timing: dict[str, str] = {}
+        """The array's latest timing figures (T frames, firmware 2.1: `companion hw check --timing`)."""
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -133,6 +143,27 @@ class ArrayBridge(ReaderThread):
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def reader_id(self, channel: int) -> str:
+        """The reader id of one of its channels: as watched, else ``array:3`` (``array:east:3``)."""
+        known = self._reader_ids.get(channel)
+        if known is None:
+            known = self._reader_ids[channel] = ArrayChannel(self.name, channel).reader_id
+        return known
+
+    def watch(self, channel: ArrayChannel) -> None:
+        """A channel a zone's reader uses: reported under that reader's address, its status following
+        the link's from now on, even before the array lists it.
+
+        Call it before :meth:`start`: the bridge's thread reads the channels unlocked.
+        """
+        reader = channel.reader_id
+        if self._watched.get(channel.channel, reader) != reader:
+            raise ConfigError(f'readers "{self._watched[channel.channel]}" and "{reader}" are the same channel of one reader array')
+        self._watched[channel.channel] = self._reader_ids[channel.channel] = reader
+        self._channels.add(channel.channel)
+        link = self._health.status(self.link_id)
+        self._health.set_status(reader, Status(link["status"]), f"link {link['status']}")
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -177,7 +208,7 @@ class ArrayBridge(ReaderThread):
         """The link's status, mirrored on every channel it carries."""
         self._health.set_status(self.link_id, status, detail)
         for channel in sorted(self._channels):
-            self._health.set_status(f"array:{channel}", status, f"link {status.value}")
+            self._health.set_status(self.reader_id(channel), status, f"link {status.value}")
         if status is not Status.OK:
             self._channel_status.clear()
 
@@ -274,6 +305,8 @@ class ArrayBridge(ReaderThread):
                 self._release_held()  # firmware 1.x lists nothing to wait for: only the stale check
         elif isinstance(frame, StatsFrame):
             self._stats(frame)
+        elif isinstance(frame, TimingFrame):
+            self.timing.update(frame.figures)
         if snapshot is not None:
             self._snapshot(snapshot)
 
@@ -318,19 +351,19 @@ class ArrayBridge(ReaderThread):
         when = self._table_time(snapshot.ms)
         for channel in sorted(self._channels | set(range(snapshot.channels))):
             try:
-                self._on_state(f"array:{channel}", snapshot.on(channel), when, not first)
+                self._on_state(self.reader_id(channel), snapshot.on(channel), when, not first)
             except Exception:  # as for events: the table's failure must not stop the link
-                log.exception("rebuilding array:%d from the listing failed", channel)
+                log.exception("rebuilding %s from the listing failed", self.reader_id(channel))
         self._dirty = False
         self._health.count(self.link_id, "rebuilds" if first else "resyncs")
 
     def _stats(self, frame: StatsFrame) -> None:
         self.stats[frame.channel] = frame
         if frame.errors:
-            self._health.count(f"array:{frame.channel}", "read_errors", frame.errors)
+            self._health.count(self.reader_id(frame.channel), "read_errors", frame.errors)
 
     def _tag(self, frame: TagFrame, table_time: float) -> None:
-        reader = f"array:{frame.channel}"
+        reader = self.reader_id(frame.channel)
         self._channels.add(frame.channel)
         if frame.channel not in self._channel_status:  # reporting tags, so it answers
             self._channel_status[frame.channel] = Status.OK
@@ -349,4 +382,4 @@ class ArrayBridge(ReaderThread):
             if self._channel_status.get(channel) is not status:
                 self._channel_status[channel] = status
                 detail = "" if status is Status.OK else f"the reader on channel {channel} does not answer the array"
-                self._health.set_status(f"array:{channel}", status, detail)
+                self._health.set_status(self.reader_id(channel), status, detail)

@@ -18,7 +18,8 @@ from typing import Any
 import serial
 
 from companion.core.errors import CompanionError, FrameError
-from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, decode_line
+from companion.core.readers import ArrayChannel
+from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, TimingFrame, decode_line
 from hardware.resync import ListingAssembler, Snapshot
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,8 @@ class ArrayCheck:
     first_ms: int | None = None
     last_ms: int | None = None
     listed: bool = False
+    timing: dict[str, str] = field(default_factory=dict)
+    """The array's timing figures (T frames, firmware 2.1), latest of each."""
     _listing: ListingAssembler = field(default_factory=ListingAssembler)
 
     def reader(self, channel: int) -> ReaderTally:
@@ -91,6 +94,8 @@ class ArrayCheck:
                 tally.collisions += frame.collisions
                 tally.errors += frame.errors
                 self.last_ms = frame.ms
+        elif isinstance(frame, TimingFrame):
+            self.timing.update(frame.figures)
         elif isinstance(frame, TagFrame):
             tally = self.reader(frame.channel)
             if frame.event == "arrive":
@@ -122,11 +127,29 @@ class ArrayCheck:
         for channel in sorted(self.readers):
             t = self.readers[channel]
             lines.append(
-                f"{'array:' + str(channel):<10} {t.health:<7} {len(t.tags):>4} {rate(t.reads)} {rate(t.polls)} {t.collisions:>10} "
+                f"{ArrayChannel('', channel).reader_id:<10} {t.health:<7} {len(t.tags):>4} {rate(t.reads)} {rate(t.polls)} {t.collisions:>10} "
                 f"{t.errors:>6} {t.arrived:>4} {t.departed:>4}  {' '.join(t.tags) if t.tags else '-'}"
             )
         if not self.listed:
             lines.append("no tag listing seen: the firmware is older than 2.0, or no heartbeat came (is it polling?)")
+        return lines
+
+    def timing_report(self) -> list[str]:
+        """What the array measured of itself: its boot self-test and its polling rounds (empty: no T frame)."""
+        t = self.timing
+        if not t:
+            return []
+        where = ", ".join(part for part in (f"on {t['on']}" if "on" in t else "", f"{t['mhz']} MHz" if "mhz" in t else "",
+                                             f"SPI {t['spi_khz']} kHz" if "spi_khz" in t else "") if part)
+        lines = [f"timing measured by the array ({self.firmware or 'firmware not seen'}{', ' + where if where else ''}; "
+                 f"boot self-test of {t.get('n', '?')} calls each):"]
+        for name, what in (("rd_us", "register read (one chip-select SPI transaction, 2 bytes)"),
+                           ("wr_us", "register write (one chip-select SPI transaction, 2 bytes)"),
+                           ("pin_us", "Pin.value() on a chip-select pin")):
+            lines.append(f"  {what:<58} {t[name] + ' us' if name in t else 'not measured (no reader answers)'}")
+        if "round_ms" in t:
+            lines.append(f"  {'polling round, as the readers lie now':<58} mean {t['round_ms']} ms, max {t.get('max_ms', '?')} ms "
+                         f"over {t.get('rounds', '?')} rounds")
         return lines
 
     @property

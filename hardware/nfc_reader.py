@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import nfc
@@ -20,8 +20,10 @@ import nfc.clf
 import nfc.tag
 
 from companion.core.errors import HardwareError
-from companion.table.events import ReaderEvent, TagEventKind
+from companion.core.readers import ReaderAddress, ReaderEvent, TagEventKind
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.pn532_speed import pn532_tty, restore_speed
+from hardware.reader import EventSink, ReaderContext
 from hardware.usbnames import resolve
 from hardware.worker import ReaderThread
 
@@ -32,7 +34,6 @@ DEFAULT_TARGETS = ("106A", "106B", "212F")
 UDP_TARGETS = ("106A",)
 """The udp emulator answers as a Type 2 tag; sensing B and F there only waits out timeouts."""
 
-EventSink = Callable[[ReaderEvent], object]
 FrontendOpener = Callable[[str], Any]
 
 
@@ -41,12 +42,17 @@ def open_frontend(path: str) -> Any:
 
     ``path`` may be a stable name (``usb-serial:…``, ``usb-port:…``, :mod:`hardware.usbnames`),
     looked up anew at every opening since the reader's bus and device numbers change on a re-plug.
+    A PN532 on a UART that a dead process left at a high speed is set back to 115,200 baud and
+    opened again (:mod:`hardware.pn532_speed`), so a restart after a crash finds it.
     """
     device = resolve(path)
     clf = nfc.ContactlessFrontend()
-    if not clf.open(device):
-        raise HardwareError(f"no NFC reader found on {path}" + (f" ({device})" if device != path else ""))
-    return clf
+    if clf.open(device):
+        return clf
+    tty = pn532_tty(device)
+    if tty is not None and restore_speed(tty) is not None and clf.open(device):
+        return clf
+    raise HardwareError(f"no NFC reader found on {path}" + (f" ({device})" if device != path else ""))
 
 
 def targets_for(path: str) -> tuple[str, ...]:
@@ -85,11 +91,19 @@ class NfcReader(ReaderThread):
         self._held: str | None = None  # the tag on the reader as last reported
         health.set_status(self.reader_id, Status.RECONNECTING, "not opened yet")
 
+    @classmethod
+    def open(cls, address: ReaderAddress, context: ReaderContext) -> "NfcReader":
+        """The reader for an nfcpy path (``usb:…``, ``tty:…``, ``udp:…``, ``usb-serial:…``, ``usb-port:…``)."""
+        return cls(address.text, context.on_event, context.health, clock=context.clock)
+
     # -- lifecycle --------------------------------------------------------------------------
 
     @property
     def thread_name(self) -> str:
         return f"nfc-reader:{self.path}"
+
+    def health(self) -> dict[str, Any]:
+        return self._health.status(self.reader_id)
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -167,27 +181,3 @@ class NfcReader(ReaderThread):
             self._on_event(reader_event)
         except Exception:  # the table's failure must not stop the reader; logged with its trace
             log.exception("handling %s failed", reader_event)
-
-
-class NfcReaderService:
-    """Every direct reader of the table, a thread each."""
-
-    def __init__(self, paths: Iterable[str], on_event: EventSink, health: HealthBoard, **options: Any) -> None:
-        self.readers = [NfcReader(path, on_event, health, **options) for path in dict.fromkeys(paths)]
-
-    def start(self) -> None:
-        for reader in self.readers:
-            reader.start()
-
-    def stop(self, timeout: float = 5.0) -> None:
-        for reader in self.readers:
-            reader.request_stop()  # all at once, so they stop in parallel
-        for reader in self.readers:
-            reader.stop(timeout)
-
-    def __enter__(self) -> "NfcReaderService":
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()

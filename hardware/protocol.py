@@ -9,7 +9,8 @@ One frame per line, ASCII::
 ``B`` boot (firmware, channels), ``A``/``D`` arrive/depart (channel, uid), ``H`` heartbeat (one
 health letter per channel: ``O`` ok, ``F`` the reader does not answer; from firmware 2.0 also how
 many ``K`` frames follow), ``K`` known tags (channel, uids: the snapshot the heartbeat announced),
-``S`` a reader's statistics since the last heartbeat (polls, reads, collisions, errors).
+``S`` a reader's statistics since the last heartbeat (polls, reads, collisions, errors), ``T``
+timing figures as ``name=value`` pairs (firmware 2.1: what an access and a polling round cost).
 
 Everything here is pure: :func:`parse_frame` turns one line into a frame or raises
 :class:`~companion.errors.FrameError`; :func:`encode_frame` is its inverse (for simulators).
@@ -35,6 +36,7 @@ HEALTH_LETTERS = frozenset("OF")
 _DIGITS = re.compile(rb"^[0-9]{1,16}$")
 _HEX = re.compile(rb"^[0-9A-Fa-f]+$")
 _VERSION = re.compile(r"^[A-Za-z0-9._+-]{1,24}$")
+_FIGURE = re.compile(rb"^([a-z][a-z0-9_]{0,15})=([A-Za-z0-9._+-]{1,24})$")
 
 
 def crc16(data: bytes) -> int:
@@ -90,7 +92,26 @@ class StatsFrame:
     errors: int
 
 
-Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame
+@dataclass(frozen=True, slots=True)
+class TimingFrame:
+    seq: int
+    ms: int
+    figures: tuple[tuple[str, str], ...]
+    """``(name, value)`` pairs in the order sent; a heartbeat's T frames together are one report.
+    Names the host does not know are kept, so a later firmware may add figures."""
+
+    def number(self, name: str) -> float | None:
+        """The figure ``name`` as a number, or None if absent or not a number."""
+        for key, value in self.figures:
+            if key == name:
+                try:
+                    return float(value)
+                except ValueError:
+                    return None
+        return None
+
+
+Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame | TimingFrame
 
 
 def _show(line: bytes) -> str:
@@ -161,6 +182,16 @@ def parse_frame(line: bytes) -> Frame:
             raise FrameError(f"a stats frame carries channel, polls, reads, collisions and errors: '{_show(line)}'")
         polls, reads, collisions, errors = (_number(raw, "count", line) for raw in rest[1:])
         return StatsFrame(seq, ms, _channel(rest[0], line), polls, reads, collisions, errors)
+    if kind == b"T":
+        if not rest:
+            raise FrameError(f"a timing frame carries at least one name=value figure: '{_show(line)}'")
+        figures = []
+        for raw in rest:
+            match = _FIGURE.match(raw)
+            if match is None:
+                raise FrameError(f"timing figure {_show(raw)} is not name=value in frame '{_show(line)}'")
+            figures.append((match.group(1).decode("ascii"), match.group(2).decode("ascii")))
+        return TimingFrame(seq, ms, tuple(figures))
     if kind == b"B":
         if len(rest) != 2:
             raise FrameError(f"a boot frame carries firmware version and channel count: '{_show(line)}'")
@@ -184,6 +215,8 @@ def encode_frame(frame: Frame) -> bytes:
         tail = f"K,{frame.channel}," + ",".join(uid.upper() for uid in frame.uids)
     elif isinstance(frame, StatsFrame):
         tail = f"S,{frame.channel},{frame.polls},{frame.reads},{frame.collisions},{frame.errors}"
+    elif isinstance(frame, TimingFrame):
+        tail = "T," + ",".join(f"{name}={value}" for name, value in frame.figures)
     else:
         tail = f"B,{frame.firmware},{frame.channels}"
     body = f"{frame.seq % SEQ_MODULUS},{frame.ms},{tail}".encode("ascii")

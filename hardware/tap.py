@@ -1,39 +1,34 @@
 """One reader as a source of taps, for enrolment: the next tag that arrives at it.
 
-Opens either an nfcpy reader (any nfcpy path) or one channel of the reader array (``array:N``,
-through the bridge on the array's serial port) and queues the arrivals it sees.
+Opens any reader the factory knows (:mod:`hardware.readers`): an nfcpy reader, or one channel of
+a reader array (``array:N``, ``array:NAME:N``, through the bridge on that array's serial port),
+and queues the arrivals it sees.
 """
 
 from __future__ import annotations
 
 import queue
 import time
+from collections.abc import Mapping
 
-from companion.core.errors import ConfigError, HardwareError
-from companion.table.events import ReaderEvent
-from hardware.bridge import ArrayBridge
+from companion.core.errors import HardwareError
+from companion.core.readers import ReaderEvent
 from hardware.health import HealthBoard
-from hardware.nfc_reader import NfcReader
+from hardware.reader import ArrayPort, ReaderContext
+from hardware.readers import open_reader
 
 
 class TapSource:
-    """``with TapSource("array:2", port="/dev/table-array") as taps: uid = taps.next_arrival(30)``."""
+    """``with TapSource("array:2", arrays={"": ArrayConfig("/dev/table-array")}) as taps: uid = taps.next_arrival(30)``.
 
-    def __init__(self, reader: str, *, port: str | None = None, baudrate: int = 115200) -> None:
+    ``arrays``: the table's reader arrays by name (``""`` for ``[array]``), as for every reader.
+    """
+
+    def __init__(self, reader: str, *, arrays: Mapping[str, ArrayPort] | None = None) -> None:
         self.reader = reader
         self.health = HealthBoard()
         self._queue: queue.Queue[ReaderEvent] = queue.Queue()
-        self._device: ArrayBridge | NfcReader
-        if reader.startswith("array:"):
-            if not reader[6:].isdigit():
-                raise ConfigError(f'reader "{reader}": an array reader is array:N, N the channel number')
-            if not port:
-                raise ConfigError(f"reader {reader} is on the reader array: give the array's serial port")
-            self._device = ArrayBridge(port, self._on_event, self.health, baudrate=baudrate, channels=[int(reader[6:])])
-            self._link = "array"
-        else:
-            self._device = NfcReader(reader, self._on_event, self.health)
-            self._link = reader
+        self._device = open_reader(reader, ReaderContext(self._on_event, self.health, arrays=dict(arrays or {})))
 
     def _on_event(self, event: ReaderEvent) -> None:
         if event.reader == self.reader:
@@ -43,9 +38,10 @@ class TapSource:
         """Open the reader; :class:`HardwareError` if it is not working within ``timeout``."""
         self._device.start()
         deadline = time.monotonic() + timeout
-        while self.health.status(self._link)["status"] != "ok":
+        while self._device.health()["status"] != "ok":
             if time.monotonic() > deadline:
-                detail = self.health.status(self._link)["detail"]
+                # The reader and what it depends on (an array channel's serial link), each as it is.
+                detail = "; ".join(f"{name}: {s['detail']}" for name, s in sorted(self.health.snapshot().items()) if s["status"] != "ok")
                 self.stop()
                 raise HardwareError(f"reader {self.reader} is not working: {detail}")
             time.sleep(0.02)

@@ -12,11 +12,18 @@ its reader by something that does not change:
 
 Each time the reader is opened the name is looked up in sysfs (``/sys/bus/usb/devices``) and turned
 into nfcpy's ``usb:BUS:DEV`` for that moment; the zone's reader id stays the stable name.
+
+The reader array is told apart from any other MicroPython Pico (all are USB ``2e8a:0005``) by the
+product string its ``firmware/boot.py`` gives its USB port, :data:`ARRAY_PRODUCT`, which the udev
+rule matches to name it ``/dev/table-array``; :func:`tty_identity` reads what a serial port's USB
+device says of itself, for ``companion hw check``.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from companion.core.errors import HardwareError
@@ -24,6 +31,11 @@ from companion.core.errors import HardwareError
 log = logging.getLogger(__name__)
 
 SYSFS_USB = Path("/sys/bus/usb/devices")
+SYSFS_TTY = Path("/sys/class/tty")
+PICO = ("2e8a", "0005")
+"""A Raspberry Pi Pico running MicroPython: USB vendor and product id."""
+ARRAY_PRODUCT = "TC reader array"
+"""The reader array's USB product string (firmware/boot.py's PRODUCT; the udev rule matches it)."""
 SERIAL = "usb-serial:"
 PORT = "usb-port:"
 
@@ -71,3 +83,49 @@ def resolve(path: str, sysfs: Path = SYSFS_USB) -> str:
         return path
     log.debug("%s is %s now", path, resolved)
     return resolved
+
+
+@dataclass(frozen=True)
+class UsbIdentity:
+    """What a USB device says of itself (sysfs attributes of the device, not its interface)."""
+
+    vendor: str
+    product_id: str
+    product: str | None
+    serial: str | None
+
+    @property
+    def is_pico(self) -> bool:
+        return (self.vendor, self.product_id) == PICO
+
+    @property
+    def is_reader_array(self) -> bool:
+        """A Pico whose firmware named its port the reader array (firmware/boot.py)."""
+        return self.is_pico and self.product == ARRAY_PRODUCT
+
+    def sentence(self) -> str:
+        named = f'"{self.product}"' if self.product else "no product string"
+        said = f"USB {self.vendor}:{self.product_id} {named}, serial {self.serial or '(none)'}"
+        if self.is_reader_array:
+            return f"{said}: the reader array (the udev rule names it /dev/table-array and /dev/table-array-{self.serial})"
+        if self.is_pico:
+            return (f"{said}: a MicroPython Pico, not named as the reader array: copy firmware/boot.py to it "
+                    f'(MicroPython 1.23 or later) so that its port says "{ARRAY_PRODUCT}" and udev names it /dev/table-array')
+        return f"{said}: not a Raspberry Pi Pico"
+
+
+def tty_identity(port: str, sys_class_tty: Path = SYSFS_TTY) -> UsbIdentity | None:
+    """The USB device behind serial port ``port`` (a udev symlink such as /dev/table-array is followed),
+    or None when it is not a USB device (a pty, a UART)."""
+    name = Path(os.path.realpath(port)).name
+    link = sys_class_tty / name / "device"
+    if not link.exists():
+        return None
+    device = link.resolve()
+    for candidate in (device, *device.parents):  # the serial interface's parent is the USB device
+        vendor, product_id = _read(candidate, "idVendor"), _read(candidate, "idProduct")
+        if vendor and product_id:
+            return UsbIdentity(vendor, product_id, _read(candidate, "product"), _read(candidate, "serial"))
+        if candidate == sys_class_tty.parent.parent:
+            break
+    return None

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from companion.core import Header, Observation, ObservationKind
+# The toy game is a real game package kept with the tests; the registry finds it like any other.
+os.environ["COMPANION_GAMES"] = ",".join(filter(None, [os.environ.get("COMPANION_GAMES", ""), "tests.toy_game"]))
+
+from companion.core import Header, Observation, ObservationKind  # noqa: E402 (after the registry is told)
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.serving import Served, serve
-from tests.toygame import GAME as TOY
+from tests.toy_game import GAME as TOY
 
 
 class StepClock:

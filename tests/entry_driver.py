@@ -70,7 +70,7 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
     every = False
     verb: str | None = None
     while taps <= MAX_TAPS:
-        offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every))
+        offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every)).to_json()
         if offer["move"] is not None:  # the page sends a finished move at once
             if not _same(offer["move"], wanted_notation):
                 raise Unreachable(f"the taps built {offer['move']}, not {wanted_notation}")

@@ -1,12 +1,15 @@
 """What a verdict may name: the actor's own view, the public table, the public log and the move they sent.
 
 Used by the hidden-card tests: every string the referee's full view holds that is not one of those is
-a hidden card (or a hidden fact) and must not appear in what a player's move gets back.
+a hidden card (or a hidden fact) and must not appear in what a player's move gets back. And the
+judgement of the whole-game checks (tests/browser/hidden.py, tests/venue/test_nothing_hidden.py): a
+card in a hand must not appear in a public board or row, unless the row's move itself showed it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import re
 from collections.abc import Iterable, Iterator
@@ -91,3 +94,45 @@ def masked(text: str, cards: Iterable[str]) -> str:
         text = re.sub(rf"(?<![\w-]){re.escape(card)}(?![\w-])", "CARD", text)
     # A card's display name before its id ("Rope (CARD)") is the same card.
     return re.sub(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)* \(CARD\)", "CARD", text)
+
+
+def named(text: str, cards: set[str]) -> set[str]:
+    """Which of ``cards`` appear in ``text`` as whole card names (teen-1 is not inside teen-10)."""
+    if not cards:
+        return set()
+    pattern = r"(?<![\w-])(" + "|".join(re.escape(c) for c in sorted(cards, key=len, reverse=True)) + r")(?![\w-])"
+    return set(re.findall(pattern, text))
+
+
+def move_cards(move: Any) -> set[str]:
+    """Every string in a public move's fields (the cards it shows), however nested."""
+    out: set[str] = set()
+    stack = [move]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k not in ("by", "do", "t"))
+        elif isinstance(item, list):
+            stack.extend(item)
+    return out
+
+
+def shown_by(row: Any, shown_by_move: frozenset[str]) -> set[str]:
+    """The cards a public log row's move itself laid on the table, so public even while in a hand: an
+    illegal attempt (the card was laid down, then taken back) and a move of ``shown_by_move``."""
+    move = row.get("move") or {}
+    illegal = row.get("verdict") is not None and not row["verdict"]["ok"]
+    return move_cards(move) if illegal or move.get("do") in shown_by_move else set()
+
+
+def board_names(board: Any, cards: set[str]) -> tuple[set[str], bool]:
+    """Which of ``cards`` a public board names, and whether it lists hands while the game goes on.
+
+    Hands laid open when the game ends (the scoreboard's ``hands``, with an outcome) are public."""
+    scoreboard = dict(board["scoreboard"])
+    early = "hands" in scoreboard and board["outcome"] is None
+    if "hands" in scoreboard and board["outcome"] is not None:
+        scoreboard.pop("hands")
+    return named(json.dumps({**board, "scoreboard": scoreboard}), cards), early

@@ -10,19 +10,10 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.games import GAME_MODULES, _loaded
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
-from tests.toygame import GAME as TOY
-
-
-@pytest.fixture(autouse=True)
-def toy_registered() -> Iterator[None]:
-    GAME_MODULES["toy"] = "tests.toygame"
-    yield
-    GAME_MODULES.pop("toy", None)
-    _loaded.pop("toy", None)
+from tests.toy_game import GAME as TOY
 
 
 def _write(path: Path, lines: list[object]) -> Path:

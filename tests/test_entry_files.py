@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 
 from companion.entry.builder import Builder
-from companion.games import get_game
+from companion.games import get_game, specs
 from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 
-DATA = Path(__file__).parent / "games" / "data"
-TAP_GAMES = ["horrible-mountain-2", "escape-house", "escape-master", "the-mountain", "everest"]
-FILES = sorted(p for game in TAP_GAMES for p in (DATA / game).glob("*.jsonl"))
+FILES = [p for spec in specs().values() for p in spec.acceptance_files()]
 
 
 def tap_through(path: Path) -> list[tuple[str, int]]:

@@ -1,7 +1,9 @@
-"""Issue 12: `companion init --game G --no-hardware` writes a config that starts as it is, for every game."""
+"""Issue 12: `companion init --game G --no-hardware` writes a config that starts as it is, for every
+registered game (the toy game too)."""
 
 from __future__ import annotations
 
+import random
 import signal
 import tomllib
 from pathlib import Path
@@ -10,11 +12,12 @@ import pytest
 
 from companion.cli import main
 from companion.app.config import load_config
-from companion.games import get_game
+from companion.games import game_ids, get_game, get_spec
 from companion.log.store import GameLog
+from tests.games.scenes import scene
 from tests.test_serve import _board, _start
 
-GAMES = ("escape-master", "horrible-mountain-2", "the-mountain", "everest", "escape-house")
+GAMES = game_ids()
 
 
 @pytest.mark.slow
@@ -45,16 +48,16 @@ def test_what_needs_no_deal_gets_none_and_a_generated_deal_says_so(tmp_path: Pat
     assert main(["init", str(config), "--no-hardware", "--game", game_id]) == 0
     text = config.read_text(encoding="utf-8")
     setup = load_config(config).header.setup
-    if game_id == "escape-master":
-        assert dict(setup) == {"dealer": "anna"}
-    elif game_id == "everest":
-        assert dict(setup) == {}
-    else:
+    spec = get_spec(game_id)
+    example = spec.example(random.Random(0))  # what the game declares of its example table
+    if example.shuffled:
         assert "chosen by the game's own deal helper" in text
-    if game_id in ("horrible-mountain-2", "escape-house"):  # a live table: no face-down card in the file
+    else:  # nothing chosen by a shuffle: the example's setup as it is
+        assert dict(setup) == dict(example.header.setup)
+        assert "chosen by the game's own deal helper" not in text
+    if example.hands_tapped:  # a live table: no face-down card in the file
         assert "hands" not in setup and "No face-down card is here" in text
-    if game_id == "escape-house":
-        assert set(setup) == {"card_set", "main"} and len(setup["main"]) == 1
+    scene(spec).init_setup(setup)  # the game's own expectations
 
 
 def test_game_without_no_hardware_is_refused(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from companion.core.codec import MoveCodec
 from companion.games import get_game
 from companion.games.everest.moves import Plan, PlanCoin
 from companion.log.notation import parse_header, read_notation
-from tests.toygame import GAME, Peek, Take
+from tests.toy_game import GAME, Peek, Take
 
 DATA = Path(__file__).parent / "games" / "data"
 

@@ -41,7 +41,7 @@ def test_the_service_watches_the_table_through_the_camera(tmp_path: Path) -> Non
             "markers": {"dictionary": layout.dictionary, "size_mm": layout.size_mm, "centres": [list(c) for c in layout.centres]},
         },
         "zones": [
-            {"name": z.name, "kind": z.kind.value, **({"index": z.index} if z.index is not None else {}), "polygon": [list(p) for p in z.polygon]}
+            {"name": z.name, "kind": z.kind.name, **({"index": z.index} if z.index is not None else {}), "polygon": [list(p) for p in z.polygon]}
             for z in scene.zones
         ],
     }

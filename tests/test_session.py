@@ -11,7 +11,7 @@ from companion.core.errors import LogError
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
-from tests.toygame import GAME as TOY
+from tests.toy_game import GAME as TOY
 
 
 def test_legal_and_illegal_moves_are_both_logged(toy_session: Session) -> None:

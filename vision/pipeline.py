@@ -26,7 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.core import JsonObject, Observation, Zone, ZoneKind
+from companion.core import JsonObject, Observation, Zone
+from companion.core.seen import Pawns, Unseen, VisionSeen
+from companion.core.zones import Watch
 from companion.core.errors import HardwareError
 from vision.calibration import Calibration, CalibrationTracker
 from vision.camera_check import edge_sigma
@@ -40,7 +42,7 @@ from vision.settings import VisionSettings
 from vision.sources import FrameSource
 from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
-from vision.stability import UNSEEN, UNSEEN_PAWNS, FaceVote, SettledZone, ZoneStabiliser
+from vision.stability import FaceVote, SettledZone, ZoneStabiliser, vision_seen
 from vision.visibility import VisibilityMap
 from vision.zones import check_zones
 
@@ -116,16 +118,16 @@ class VisionPipeline:
         self._pawns = PawnDetector(s, players_by_colour)
         self._players = set(self._pawns.players_by_colour.values())
         detectors: list[Detector] = [OccupancyDetector(s), CubeDetector(s), self._pawns, PyramidDetector(s)]
-        self._work = [(d, tuple(z for z in self.zones if z.kind in d.kinds)) for d in detectors]
+        self._work = [(d, tuple(z for z in self.zones if z.kind.camera is d.watches)) for d in detectors]
         self._work = [(d, zs) for d, zs in self._work if zs]
         self._by_name = {z.name: z for z in self.zones}
         self._edges: deque[float] = deque(maxlen=4)
         self._soft_turn = 0
-        # a pyramid card is judged on its top 50 mm (corner index and middle band): the rest lies
-        # under the next row, so a hand over that part hides nothing the detector looks at
-        self._looked_at = {z.name: _top_of_card(z, 50.0) for z in self.zones if z.kind is ZoneKind.PYRAMID_SLOT}
+        # a card read by its face is judged on its top 50 mm (corner index and middle band): the rest
+        # may lie under the next row, so a hand over that part hides nothing the detector looks at
+        self._looked_at = {z.name: _top_of_card(z, 50.0) for z in self.zones if z.kind.camera is Watch.CARD_FACE}
         # cubes belong to a zone by their centre, pawns may lean over the grid's edge
-        self._pad = {ZoneKind.TABLE_SLOT: s.cube_size_mm, ZoneKind.CUBE_PILE: s.cube_size_mm, ZoneKind.GRID: s.pawn_size_mm}
+        self._pad = {Watch.CUBES: s.cube_size_mm, Watch.PAWNS: s.pawn_size_mm}
         self._wait = wait or (lambda stop, seconds: stop.wait(seconds))
         self._lock = threading.Lock()
         self._health = VisionHealth("starting", False, 0.0, 0)
@@ -164,26 +166,29 @@ class VisionPipeline:
                 if soft:
                     why: str | None = "the picture is soft (out of focus, or the camera shook)"
                 else:
-                    why = view.reason(zone, self._pad.get(zone.kind, 0.0))
+                    why = view.reason(zone, self._pad.get(zone.kind.camera, 0.0))
                     if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
                         why = None  # what covers the card lies only on the part the next row hides
-                if zone.kind is ZoneKind.GRID:
+                seen = vision_seen(observation) if zone.kind.camera is Watch.PAWNS else None
+                if seen is not None and isinstance(seen.view, Pawns):
                     # glare hides no pawn when every pawn is in view; with one missing, any glint may be
                     # why, and then only the missing pawns are unseen: the pawns in view are still seen
-                    if self._all_pawns(observation):
+                    missing = self._players - set(seen.view.squares)
+                    if not missing:
                         why = None if why == "glare" else why
-                    elif why == "glare" or (why is None and view.glare_at_least(zone, self._pad[zone.kind], 0.5 * s_pawn_area)):
+                    elif why == "glare" or (why is None and view.glare_at_least(zone, self._pad[Watch.PAWNS], 0.5 * s_pawn_area)):
                         # a missing pawn may be under a patch of glare that big, unless it lies in view off the board
                         why = None
-                        if not self._missing_seen_elsewhere(seen_frame, calibration, zone, observation):
-                            observation = self._pawns_unseen(observation)
-                            missing = observation.payload["state"][UNSEEN_PAWNS]
-                            unseen.append((zone.name, f"glare may hide the pawn of {', '.join(missing)}"))
+                        if not missing <= self._seen_off_the_grid(seen_frame, calibration, zone):
+                            hidden = tuple(sorted(missing))
+                            marked = dataclasses.replace(seen.view, unseen=hidden)
+                            observation = VisionSeen(seen.zone, marked, seen.t).observation(observation.source)
+                            unseen.append((zone.name, f"glare may hide the pawn of {', '.join(hidden)}"))
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:
                     unseen.append((zone.name, why))
-                    out.append(dataclasses.replace(observation, payload={**observation.payload, "state": {UNSEEN: why}}))
+                    out.append(VisionSeen(zone.ref(), Unseen(why), observation.table_time).observation(observation.source))
         self._set_frame(True, status.message, status.hidden, tuple(unseen))
         return out
 
@@ -202,25 +207,11 @@ class VisionPipeline:
                 self._edges.append(edge_sigma(gray, (cx - x0, cy - y0), side))
         return float(np.median(self._edges)) if self._edges else 0.0
 
-    def _missing_seen_elsewhere(self, frame: Frame, calibration: Calibration, zone: Zone, observation: Observation) -> bool:
+    def _seen_off_the_grid(self, frame: Frame, calibration: Calibration, zone: Zone) -> set[str]:
+        """Players whose pawns lie in plain view on the table beside the grid (not hidden by glare)."""
         xs = [c[1] for c in self.settings.markers.centres]
         ys = [c[2] for c in self.settings.markers.centres]
-        seen = self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
-        return self._missing_pawns(observation) <= seen
-
-    def _pawns_unseen(self, observation: Observation) -> Observation:
-        """The grid's view with the missing pawns marked unseen (:data:`UNSEEN_PAWNS`), not absent."""
-        state = observation.payload["state"]
-        missing = sorted(self._missing_pawns(observation))
-        return dataclasses.replace(observation, payload={**observation.payload, "state": {**state, UNSEEN_PAWNS: missing}})
-
-    def _all_pawns(self, observation: Observation) -> bool:
-        return isinstance(observation.payload["state"].get("pawns"), dict) and not self._missing_pawns(observation)
-
-    def _missing_pawns(self, observation: Observation) -> set[str]:
-        """The players whose pawns the grid's view does not place."""
-        pawns = observation.payload["state"].get("pawns")
-        return self._players - set(pawns if isinstance(pawns, dict) else ())
+        return self._pawns.seen_off_the_grid(frame, calibration, zone, (min(xs), max(xs), min(ys), max(ys)))
 
     def _set_frame(self, calibrated: bool, message: str, hidden: tuple[int, ...], unseen: tuple[tuple[str, str], ...]) -> None:
         with self._lock:

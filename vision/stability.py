@@ -13,10 +13,11 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections import Counter, deque
-from collections.abc import Mapping
 from dataclasses import dataclass
 
-from companion.core import Observation, ZoneKind, canonical_json
+from companion.core import Observation, canonical_json
+from companion.core.errors import ObservationError
+from companion.core.seen import CardFace, Cubes, Occupancy, Pawns, Unseen, VisionSeen, ZoneView, read_seen
 
 
 @dataclass(frozen=True)
@@ -27,30 +28,23 @@ class SettledZone:
     since: float
 
 
-UNSEEN = "unseen"
-UNSEEN_PAWNS = "unseen_pawns"
-"""In a grid's view: the players whose pawns the camera cannot see (glare may hide them), while it
-sees the others; the engine judges only the pawns seen."""
-"""A view's state holds only this key (with a reason) when the camera cannot see the zone."""
-
-
-def is_unseen(state: Mapping[str, object]) -> bool:
-    return UNSEEN in state
-
-
-def is_removal(before: Mapping[str, object] | None, after: Mapping[str, object]) -> bool:
+def is_removal(before: ZoneView | None, after: ZoneView) -> bool:
     """Does ``after`` take something away that ``before`` showed (a card, a cube, a pawn)?"""
-    if before is None:
-        return False
-    if before.get("occupied") is True and after.get("occupied") is False:
-        return True
-    old_cubes, new_cubes = before.get("cubes"), after.get("cubes")
-    if isinstance(old_cubes, list) and isinstance(new_cubes, list):
-        return bool(Counter(map(str, old_cubes)) - Counter(map(str, new_cubes)))
-    old_pawns, new_pawns = before.get("pawns"), after.get("pawns")
-    if isinstance(old_pawns, Mapping) and isinstance(new_pawns, Mapping):
-        return bool(set(old_pawns) - set(new_pawns))
+    if isinstance(before, (Occupancy, CardFace)) and isinstance(after, (Occupancy, CardFace)):
+        return before.occupied and not after.occupied
+    if isinstance(before, Cubes) and isinstance(after, Cubes):
+        return bool(Counter(before.colours) - Counter(after.colours))
+    if isinstance(before, Pawns) and isinstance(after, Pawns):
+        return bool(set(before.squares) - set(after.squares))
     return False
+
+
+def vision_seen(observation: Observation) -> VisionSeen:
+    """The camera's view in ``observation``, typed (the detectors make only VISION observations)."""
+    seen = read_seen(observation)
+    if not isinstance(seen, VisionSeen):
+        raise ObservationError(f"a {observation.kind.value} observation from {observation.source} is not a view of the camera's")
+    return seen
 
 
 @dataclass
@@ -60,6 +54,7 @@ class _Track:
     candidate_since: float
     settled_key: str | None = None
     settled: SettledZone | None = None
+    settled_view: ZoneView | None = None
     unseen: str | None = None
     unseen_since: float = 0.0
 
@@ -83,20 +78,20 @@ class ZoneStabiliser:
 
     def observe(self, observation: Observation) -> Observation | None:
         """Feed one frame's view of one zone; returns the zone's newly settled view, if any."""
-        zone = str(observation.payload["zone"])
-        state: Mapping[str, object] = observation.payload.get("state") or {}
+        seen = vision_seen(observation)
+        zone, view = seen.zone.name, seen.view
         t = observation.table_time
         with self._lock:
             track = self._tracks.get(zone)
-            if is_unseen(state):
+            if isinstance(view, Unseen):
                 if track is None:
                     track = self._tracks[zone] = _Track(None, None, t)
                 if track.unseen is None:
                     track.unseen_since = t
-                track.unseen = str(state[UNSEEN])
+                track.unseen = view.why
                 track.candidate_key, track.candidate = None, None
                 return None
-            key = canonical_json(state)
+            key = canonical_json(view.to_json())
             if track is None:
                 track = self._tracks[zone] = _Track(key, observation, t)
             elif key != track.candidate_key:
@@ -104,12 +99,12 @@ class ZoneStabiliser:
             track.unseen = None
             if track.candidate_key == track.settled_key or track.candidate is None:
                 return None
-            before = track.settled.observation.payload.get("state") if track.settled else None
-            wait = self.settle_remove_s if is_removal(before, state) else self.settle_s
+            wait = self.settle_remove_s if is_removal(track.settled_view, view) else self.settle_s
             if t - track.candidate_since >= wait:
                 began = track.candidate_since
                 settled = dataclasses.replace(track.candidate, table_time=began)
                 track.settled_key, track.settled = track.candidate_key, SettledZone(settled, began)
+                track.settled_view = vision_seen(track.candidate).view
                 return settled
         return None
 
@@ -144,7 +139,7 @@ class ZoneStabiliser:
 
 
 class FaceVote:
-    """Steadies a pyramid slot's card face: the most frequent read over the last ``window_s``.
+    """Steadies a card face read by the camera (a pyramid slot's): the most frequent read over the last ``window_s``.
 
     Reading a small corner index misses now and then (blur, a glint); without this a single bad
     read would restart the settle clock. Reads of None (index not legible) do not vote.
@@ -155,22 +150,21 @@ class FaceVote:
         self._reads: dict[str, deque[tuple[float, str]]] = {}
 
     def smooth(self, observation: Observation) -> Observation:
-        payload = observation.payload
-        if payload.get("zone_kind") != ZoneKind.PYRAMID_SLOT.value:
+        seen = vision_seen(observation)
+        face = seen.view
+        if not isinstance(face, CardFace):
             return observation
-        state: Mapping[str, object] = payload["state"]
-        reads = self._reads.setdefault(str(payload["zone"]), deque())
+        reads = self._reads.setdefault(seen.zone.name, deque())
         t = observation.table_time
-        card = state.get("card")
-        if isinstance(card, str):
-            reads.append((t, card))
+        if face.card is not None:
+            reads.append((t, face.card))
         while reads and reads[0][0] < t - self.window_s:
             reads.popleft()
-        if not state.get("occupied") or not reads:
+        if not face.occupied or not reads:
             return observation
         counts = Counter(c for _, c in reads)
         top = max(counts.values())
         best = next(c for _, c in reversed(reads) if counts[c] == top)  # ties: the latest read
-        if best == card:
+        if best == face.card:
             return observation
-        return dataclasses.replace(observation, payload={**payload, "state": {**state, "card": best}})
+        return VisionSeen(seen.zone, CardFace(True, best), seen.t).observation(observation.source)

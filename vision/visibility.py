@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.core import Zone, ZoneKind
+from companion.core import Zone
 from vision.calibration import Calibration, MarkerLayout
 from vision.detectors.common import mat_difference
 from vision.frame import FloatArray, Image
@@ -93,7 +93,7 @@ class TableView:
             return "something large over it (a hand?)"
         if np.count_nonzero(self.dark[mask]) > DARK_SHARE * n:
             return "too dark"
-        if zone.kind in (ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE, ZoneKind.GRID):
+        if zone.kind.camera.pieces:  # a glint hides a piece only when it is as big as one
             if np.any(self.big_glare[mask]):
                 return "glare"
         elif np.count_nonzero(self.glare[mask]) > GLARE_SHARE * n:

@@ -8,9 +8,8 @@ warps the whole frame: each detector warps only the bounding box of its zone int
 from __future__ import annotations
 
 import math
-import re
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,20 +18,12 @@ import numpy as np
 
 from companion.core import Zone, ZoneKind
 from companion.core.errors import ConfigError
+from companion.core.zones import Watch
 from vision.frame import FloatArray, Image
 
 Polygon = tuple[tuple[float, float], ...]
 
-PYRAMID_NAME = re.compile(r"^([1-6])-([1-6])$")
 MIN_AREA_MM2 = 50.0
-
-
-def pyramid_position(zone: Zone) -> tuple[int, int]:
-    """(row, i) of a pyramid slot named ``"r-i"`` (NOTATION.md positions)."""
-    match = PYRAMID_NAME.match(zone.name)
-    if match is None or int(match.group(2)) > int(match.group(1)):
-        raise ConfigError(f'zone "{zone.name}": a pyramid slot is named "r-i" (row r = 1..6, i = 1..r)')
-    return int(match.group(1)), int(match.group(2))
 
 
 def signed_area(polygon: Sequence[tuple[float, float]]) -> float:
@@ -64,7 +55,10 @@ def _self_intersects(polygon: Polygon) -> bool:
 
 
 def check_zone(zone: Zone) -> Zone:
-    """Raise :class:`ConfigError` naming the zone when its polygon cannot be watched by the camera."""
+    """Raise :class:`ConfigError` naming the zone when its polygon cannot be watched by the camera.
+
+    What the camera watches in the zone's kind says how the outline's corners are read (a grid of
+    pawns, a card read by its face); the kind may also restrict the zone's name."""
     where = f'zone "{zone.name}"'
     poly = zone.polygon
     if not poly:
@@ -79,19 +73,19 @@ def check_zone(zone: Zone) -> Zone:
     area = signed_area(poly)
     if abs(area) < MIN_AREA_MM2:
         raise ConfigError(f"{where}: polygon encloses {abs(area):.0f} mm², too small to see (at least {MIN_AREA_MM2:.0f})")
-    if zone.kind is ZoneKind.GRID:
-        if len(poly) != 4 or area < 0:
-            raise ConfigError(
-                f"{where}: the grid polygon is its 4 corners south-west, south-east, north-east, north-west "
-                "(x 1..8 runs from the first corner to the second, y 1..6 from the first to the fourth)"
-            )
-    if zone.kind is ZoneKind.PYRAMID_SLOT:
-        pyramid_position(zone)
-        if len(poly) != 4 or area > 0:
-            raise ConfigError(
-                f"{where}: a pyramid slot polygon is the card's 4 corners top-left, top-right, "
-                "bottom-right, bottom-left as the player reads the card"
-            )
+    watch = zone.kind.camera
+    if watch is Watch.PAWNS and (len(poly) != 4 or area < 0):
+        raise ConfigError(
+            f"{where}: the grid polygon is its 4 corners south-west, south-east, north-east, north-west "
+            "(x 1..8 runs from the first corner to the second, y 1..6 from the first to the fourth)"
+        )
+    if (problem := zone.kind.name_problem(zone.name)) is not None:
+        raise ConfigError(f"{where}: {problem}")
+    if watch is Watch.CARD_FACE and (len(poly) != 4 or area > 0):
+        raise ConfigError(
+            f"{where}: a {zone.kind.name} polygon is the card's 4 corners top-left, top-right, "
+            "bottom-right, bottom-left as the player reads the card"
+        )
     return zone
 
 
@@ -106,8 +100,10 @@ def check_zones(zones: Sequence[Zone]) -> tuple[Zone, ...]:
     return tuple(zones)
 
 
-def parse_zones(raw: Any) -> tuple[Zone, ...]:
-    """Zones from the config's ``[[zones]]`` array (name, kind, polygon; player, index, reader)."""
+def parse_zones(raw: Any, kinds: Iterable[ZoneKind]) -> tuple[Zone, ...]:
+    """Zones from the config's ``[[zones]]`` array (name, kind, polygon; player, index, reader), each
+    of one of ``kinds`` (the game's, :attr:`companion.contract.game.Game.zone_kinds`)."""
+    by_name = {k.name: k for k in kinds}
     if not isinstance(raw, list):
         raise ConfigError("zones: must be an array of tables ([[zones]])")
     zones = []
@@ -121,11 +117,9 @@ def parse_zones(raw: Any) -> tuple[Zone, ...]:
         name = item.get("name")
         if not isinstance(name, str) or not name:
             raise ConfigError(f"{where}.name: must be a non-empty string")
-        try:
-            kind = ZoneKind(item.get("kind"))
-        except ValueError:
-            kinds = ", ".join(k.value for k in ZoneKind)
-            raise ConfigError(f"{where}.kind: {item.get('kind')!r} is not a zone kind ({kinds})") from None
+        kind = by_name.get(str(item.get("kind")))
+        if kind is None:
+            raise ConfigError(f"{where}.kind: {item.get('kind')!r} is not a zone kind ({', '.join(by_name)})")
         polygon_raw = item.get("polygon", [])
         if not isinstance(polygon_raw, list):
             raise ConfigError(f"{where}.polygon: must be a list of [x, y] points in millimetres")
@@ -152,13 +146,13 @@ def parse_zones(raw: Any) -> tuple[Zone, ...]:
     return check_zones(zones)
 
 
-def load_zones(toml_text: str) -> tuple[Zone, ...]:
-    """Zones from TOML text holding ``[[zones]]`` blocks."""
+def load_zones(toml_text: str, kinds: Iterable[ZoneKind]) -> tuple[Zone, ...]:
+    """Zones from TOML text holding ``[[zones]]`` blocks, of ``kinds``."""
     try:
         data = tomllib.loads(toml_text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"zones: not valid TOML ({exc})") from exc
-    return parse_zones(data.get("zones", []))
+    return parse_zones(data.get("zones", []), kinds)
 
 
 @dataclass(frozen=True, eq=False)

@@ -18,7 +18,7 @@ from companion.core import Header, JsonObject
 from companion.core.setup_form import SetupForm
 from companion.core.errors import CompanionError, SetupError
 from companion.contract.game import Game, option_fields
-from companion.games import GAME_MODULES, get_game
+from companion.games import game_ids, get_game
 from web import host, let_go_of_the_game, table_session
 from web.auth import referee_required
 from web.entries import json_body
@@ -88,7 +88,7 @@ def dataclasses_json(value: Any) -> Any:
 def games() -> Any:
     """Every game the console can start, and what is on now (for "play again")."""
     session = table_session(current_app)
-    cards = [game_card(get_game(game_id)) for game_id in sorted(GAME_MODULES)]
+    cards = [game_card(get_game(game_id)) for game_id in game_ids()]
     outcome = session.game.outcome(session.state)
     return jsonify({
         "games": cards,

@@ -19,6 +19,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from companion.core import JsonObject
 from companion.venue.standings import standings
 from companion.venue.store import VenueStore
+from web import panels
 from web.headers import add_security_headers
 from web.hosts import allowed_hosts, host_name, own_addresses
 
@@ -34,7 +35,7 @@ Status = Callable[[], JsonObject]
 
 
 def create_venue_app(store: VenueStore, venue: str, status: Status | None = None, test_config: dict[str, Any] | None = None) -> Flask:
-    app = Flask(__name__)  # web/templates and web/static, shared with the table's pages (live.js, games/*.js)
+    app = Flask(__name__)  # web/templates and web/static, shared with the table's pages; the games' panels from their packages
     app.config.update(HEARTBEAT_S=HEARTBEAT_S, BIND_HOST=None, ALLOWED_HOSTS=(), PUBLIC_URL=None)
     if test_config:
         app.config.update(test_config)
@@ -63,6 +64,8 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
         if instance is None:
             abort(404, f"no table {table!r} has published at venue {venue!r}")
         return instance
+
+    panels.init_app(app)  # every game's panel draws its tables and their headline figures
 
     @app.get("/")
     def venue_page() -> str:

@@ -1,7 +1,8 @@
 """The table config: one TOML file describing the table (game, players, log, web, readers, zones, camera).
 
 Every problem is one :class:`ConfigError` naming the key (``zones[3].kind: "pyle" is not a zone
-kind (pile, hand_pad, ...)``). ``companion init`` writes a commented default (:data:`DEFAULT_CONFIG`).
+kind of the configured game (pile, hand_pad, ...)``: a zone's kind is one its game declares).
+``companion init`` writes a commented default (:func:`default_config`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
 from companion.core.errors import CompanionError, ConfigError
-from companion.games import GAME_MODULES, get_game
+from companion.contract.game import Game
+from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
+from companion.games import game_ids, get_game
+from companion.venue.broker import BrokerConfig
 
 log = logging.getLogger(__name__)
 
@@ -66,20 +70,6 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
-class BrokerConfig:
-    """``[broker]`` in the table config: where to publish, as whom."""
-
-    host: str
-    port: int = 8883
-    venue: str = "venue"
-    table: str = "table"
-    username: str = ""
-    password: str = ""
-    ca_file: str = ""
-    """A CA certificate file: TLS is on when this is given."""
-
-
-@dataclass(frozen=True)
 class TableConfig:
     """The whole table, as read from the config file."""
 
@@ -90,26 +80,34 @@ class TableConfig:
     zones: tuple[Zone, ...]
     tag_registry: Path
     array: ArrayConfig | None = None
+    """``[array]``: the reader array whose channels are ``array:N``."""
+    arrays: Mapping[str, ArrayConfig] = field(default_factory=dict)
+    """``[arrays.NAME]``: more reader arrays, by name; their channels are ``array:NAME:N``."""
     camera: CameraConfig | None = None
     broker: BrokerConfig | None = None
     """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
 
+    @property
+    def reader_arrays(self) -> dict[str, ArrayConfig]:
+        """Every reader array by name: ``""`` for ``[array]``, NAME for ``[arrays.NAME]``."""
+        return {**({"": self.array} if self.array is not None else {}), **self.arrays}
 
-DEFAULT_CONFIG = """\
+
+_DEFAULT_CONFIG = """\
 # Table Companion — the table config. One file describes one table: the game, the players,
 # where the log lives, the web page, and which reader or camera region watches each zone.
 
 [game]
-# One of: escape-master, horrible-mountain-2, the-mountain, everest, escape-house
+# One of: {game_ids}
 id = "escape-master"
 players = ["anna", "ben", "cleo"]
 
 [game.options]
-# Every rulebook variant and every default from rules/GAPS.md is an option; see docs/games/<id>.md.
+# Every rulebook variant and every default from rules/GAPS.md is an option; see the game's GAME.md.
 # breaking_point = 30
 
 [game.setup]
-# The setup in notation (NOTATION.md, docs/games/<id>.md). Escape Master needs only the first
+# The setup in notation (NOTATION.md, the game's GAME.md). Escape Master needs only the first
 # dealer: the readers see the deal. Games dealt face up (The Mountain, Horrible Mountain 2) list it.
 dealer = "anna"
 
@@ -131,13 +129,16 @@ registry = "tags.json"
 # [array]              # the microcontroller reader array on USB serial (firmware/README.md)
 # port = "/dev/ttyACM0"
 # baud = 115200
+# [arrays.east]        # a second array, for more readers than one has: its channels are array:east:N
+# port = "/dev/table-array-SERIAL"   # each board by its own name (hardware/99-table-companion.rules)
 
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
 # settle_s = 1.0       # a change must hold this long before it counts (a hand passing over does not)
 
-# One [[zones]] block per watched place. reader = "array:N" (channel N of the array) or an nfcpy
-# path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001). polygon = outline in table mm.
+# One [[zones]] block per watched place. reader = "array:N" (channel N of the array; array:NAME:N on
+# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001).
+# polygon = outline in table mm.
 [[zones]]
 name = "pile-1"
 kind = "pile"
@@ -150,6 +151,11 @@ kind = "hand_pad"
 player = "anna"
 reader = "array:1"
 """
+
+
+def default_config() -> str:
+    """The commented default table config (readers on an array, Escape Master's zones)."""
+    return _DEFAULT_CONFIG.replace("{game_ids}", ", ".join(game_ids()))
 
 
 def _get(table: Mapping[str, Any], key: str, where: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
@@ -179,18 +185,23 @@ def _check_unknown(table: Mapping[str, Any], where: str, known: set[str]) -> Non
             raise ConfigError(f"{where}.{key}: unknown key (known: {', '.join(sorted(known))})")
 
 
-def parse_zone(raw: Any, where: str) -> Zone:
+def zone_kind(game: Game[Any], kind_text: str, where: str) -> ZoneKind:
+    """The kind ``game`` declares by that name; a ConfigError naming the key and the kinds it declares."""
+    for kind in game.zone_kinds:
+        if kind.name == kind_text:
+            return kind
+    kinds = ", ".join(k.name for k in game.zone_kinds) or "it reads no zones"
+    raise ConfigError(f'{where}.kind: "{kind_text}" is not a zone kind of {game.title} ({kinds})')
+
+
+def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: must be a table ([[zones]])")
     _check_unknown(raw, where, {"name", "kind", "player", "index", "reader", "polygon"})
     name = _get(raw, "name", where, str)
-    kind_text = _get(raw, "kind", where, str)
-    try:
-        kind = ZoneKind(kind_text)
-    except ValueError:
-        raise ConfigError(
-            f'{where}.kind: "{kind_text}" is not a zone kind ({", ".join(k.value for k in ZoneKind)})'
-        ) from None
+    kind = zone_kind(game, _get(raw, "kind", where, str), where)
+    if (problem := kind.name_problem(name)) is not None:
+        raise ConfigError(f'{where}.name: "{name}": {problem}')
     polygon_raw = _get(raw, "polygon", where, list, [])
     polygon: list[tuple[float, float]] = []
     for i, point in enumerate(polygon_raw):
@@ -214,15 +225,15 @@ def parse_zone(raw: Any, where: str) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "camera", "zones", "broker"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
         raise ConfigError("game: missing (a [game] table with id and players)")
     _check_unknown(game_t, "game", {"id", "players", "options", "setup"})
     game_id = _get(game_t, "id", "game", str)
-    if game_id not in GAME_MODULES:
-        raise ConfigError(f'game.id: unknown game "{game_id}" (known: {", ".join(sorted(GAME_MODULES))})')
+    if game_id not in game_ids():
+        raise ConfigError(f'game.id: unknown game "{game_id}" (known: {", ".join(game_ids())})')
     players = _get(game_t, "players", "game", list)
     if not players or not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
         raise ConfigError("game.players: must be a list of distinct player names")
@@ -248,10 +259,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, pin, tuple(hosts))
     tags_t = _section(data, "tags") or {}
     _check_unknown(tags_t, "tags", {"registry"})
-    array = None
-    if (array_t := _section(data, "array")) is not None:
-        _check_unknown(array_t, "array", {"port", "baud"})
-        array = ArrayConfig(_get(array_t, "port", "array", str), _get(array_t, "baud", "array", int, 115200))
+    array, arrays = _parse_arrays(data)
     camera = None
     if (cam_t := _section(data, "camera")) is not None:
         from vision.settings import VisionSettings  # OpenCV is loaded only for a table with a camera
@@ -265,7 +273,11 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     zones_raw = data.get("zones", [])
     if not isinstance(zones_raw, list):
         raise ConfigError("zones: must be an array of tables ([[zones]])")
-    zones = tuple(parse_zone(z, f"zones[{i}]") for i, z in enumerate(zones_raw))
+    try:
+        game = get_game(game_id)
+    except CompanionError as exc:
+        raise ConfigError(f"game.id: {exc}") from exc
+    zones = tuple(parse_zone(z, f"zones[{i}]", game) for i, z in enumerate(zones_raw))
     seen: set[str] = set()
     readers: dict[str, str] = {}
     for i, zone in enumerate(zones):
@@ -275,6 +287,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         if zone.player is not None and zone.player not in players:
             raise ConfigError(f'zones[{i}].player: "{zone.player}" is not one of game.players')
         if zone.reader is not None:
+            _check_reader(zone.reader, f"zones[{i}].reader")
             if zone.reader in readers:
                 raise ConfigError(f'zones[{i}].reader: "{zone.reader}" already watches zone "{readers[zone.reader]}"')
             readers[zone.reader] = zone.name
@@ -292,9 +305,42 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         zones=zones,
         tag_registry=base / _get(tags_t, "registry", "tags", str, "tags.json"),
         array=array,
+        arrays=arrays,
         camera=camera,
         broker=_parse_broker(_section(data, "broker")),
     )
+
+
+def _parse_array(array_t: Mapping[str, Any], where: str) -> ArrayConfig:
+    _check_unknown(array_t, where, {"port", "baud"})
+    return ArrayConfig(_get(array_t, "port", where, str), _get(array_t, "baud", where, int, 115200))
+
+
+def _parse_arrays(data: Mapping[str, Any]) -> tuple[ArrayConfig | None, dict[str, ArrayConfig]]:
+    """``[array]`` (channels ``array:N``) and ``[arrays.NAME]`` (channels ``array:NAME:N``)."""
+    array_t = _section(data, "array")
+    array = _parse_array(array_t, "array") if array_t is not None else None
+    arrays: dict[str, ArrayConfig] = {}
+    for name, table in (_section(data, "arrays") or {}).items():
+        where = f"arrays.{name}"
+        try:
+            check_array_name(name)
+        except ConfigError as exc:
+            raise ConfigError(f"{where}: {exc}") from None
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table ([{where}] with a port)")
+        arrays[name] = _parse_array(table, where)
+    return array, arrays
+
+
+def _check_reader(text: str, where: str) -> None:
+    """A reader address as the core reads it; which kinds of reader exist, hardware's factory says at start-up."""
+    try:
+        address = ReaderAddress.parse(text)
+        if address.scheme == ARRAY_SCHEME:
+            ArrayChannel.parse(address)
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
 
 
 def _parse_broker(broker_t: Mapping[str, Any] | None) -> BrokerConfig | None:

@@ -68,9 +68,9 @@ class TableService:
     def start(self) -> "TableService":
         self.session.start()
         if any(z.reader for z in self.config.zones):
-            from hardware.service import TableHardware  # nfcpy and pyserial only for a table with readers
+            from companion.app.readers import TableReaders  # nfcpy and pyserial only for a table with readers
 
-            self.hardware = TableHardware.from_config(
+            self.hardware = TableReaders.from_config(
                 self.config, self._submit, on_health=self._report_health, on_alert=self._alert
             )
             self.hardware.start()
@@ -135,8 +135,9 @@ class TableService:
         return slot(app).swap(swap_and_tell)
 
     def _alert(self, alert: Unexplained) -> None:
-        # The observation itself reaches the session (and the log) with no card; this is the reader's count.
-        log.warning("%s: %s (%s)", alert.zone, alert.what, alert.fix)
+        # The observation itself reaches the session (and the log) with no card; this is the reader's count,
+        # and the journal says how to enrol the tag from the command line.
+        log.warning("%s: %s (%s: companion enroll --game %s --zone %s)", alert.zone, alert.what, alert.fix, self.game.id, alert.zone)
 
     def _start_camera(self) -> None:
         from vision.pipeline import VisionPipeline

@@ -10,7 +10,7 @@ from typing import Any
 
 from waitress.server import create_server
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core import JsonObject
 from companion.app.service import WebServer
 from companion.venue.collector import VenueCollector

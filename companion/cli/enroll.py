@@ -13,11 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import ConfigError, EnrolmentError
+from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress
 from companion.table.enrolment import EnrolmentWalk, deck_of_game, read_cards_file
 from companion.table.registry import TagRegistry
+
+if TYPE_CHECKING:
+    from companion.app.config import ArrayConfig
 
 
 def add_parser(sub: Any) -> None:
@@ -25,34 +29,37 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", required=True, help="the game whose deck to enrol (escape-master, the-mountain, ...)")
     p.add_argument("--zone", required=True, help="the zone whose reader you tap the cards on")
     p.add_argument("--config", help="the table config: finds the zone's reader, the array's port and the tag registry")
-    p.add_argument("--reader", help="the reader to use instead: an nfcpy path (usb:072f:2200, tty:AMA0:pn532) or array:N")
-    p.add_argument("--port", help="the reader array's serial port, for --reader array:N")
+    p.add_argument("--reader", help="the reader to use instead: an nfcpy path (usb:072f:2200, tty:AMA0:pn532), array:N or array:NAME:N")
+    p.add_argument("--port", help="the serial port of the reader array the reader is on (array:N, array:NAME:N)")
     p.add_argument("--tags", help="the tag registry file (default: the config's [tags] registry)")
     p.add_argument("--cards", help="the card ids, one per line, for a game that does not list its deck")
     p.add_argument("--timeout", type=float, default=None, help="stop if no tag is tapped for this many seconds")
     p.set_defaults(run=run)
 
 
-def _resolve(args: argparse.Namespace) -> tuple[str, str | None, int, Path]:
-    """(reader, array port, baud, registry path) from the config and the overrides."""
-    reader, port, baud, tags = args.reader, args.port, 115200, args.tags
-    if args.config:
-        from companion.app.config import load_config
+def _resolve(args: argparse.Namespace) -> tuple[str, dict[str, ArrayConfig], Path]:
+    """(reader, the reader arrays by name, registry path) from the config and the overrides."""
+    from companion.app.config import ArrayConfig, load_config
 
+    reader, tags = args.reader, args.tags
+    arrays: dict[str, ArrayConfig] = {}
+    if args.config:
         config = load_config(args.config)
         zone = next((z for z in config.zones if z.name == args.zone), None)
         if zone is None:
             raise ConfigError(f'{args.config}: no zone "{args.zone}" (zones: {", ".join(z.name for z in config.zones)})')
         reader = reader or zone.reader
-        if config.array is not None:
-            port = port or config.array.port
-            baud = config.array.baud
+        arrays = config.reader_arrays
         tags = tags or str(config.tag_registry)
     if not reader:
         raise ConfigError(f'no reader for zone "{args.zone}": give --config (with a reader on that zone) or --reader')
     if not tags:
         raise ConfigError("no tag registry: give --config or --tags FILE")
-    return reader, port, baud, Path(tags)
+    address = ReaderAddress.parse(reader)
+    if args.port and address.scheme == ARRAY_SCHEME:
+        array = ArrayChannel.parse(address).array
+        arrays[array] = ArrayConfig(args.port, arrays[array].baud) if array in arrays else ArrayConfig(args.port)
+    return reader, arrays, Path(tags)
 
 
 def _deck(args: argparse.Namespace) -> tuple[str, ...]:
@@ -69,7 +76,7 @@ def _deck(args: argparse.Namespace) -> tuple[str, ...]:
 def run(args: argparse.Namespace) -> int:
     from hardware.tap import TapSource  # hardware only when a reader is really wanted
 
-    reader, port, baud, tags = _resolve(args)
+    reader, arrays, tags = _resolve(args)
     registry = TagRegistry(tags, args.game)
     walk = EnrolmentWalk(registry, _deck(args))
     total = len(walk.deck)
@@ -81,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"resuming: {done} of {total} cards already have their tags")
     enrolled = 0
     last_uid: str | None = None
-    with TapSource(reader, port=port, baudrate=baud) as taps:
+    with TapSource(reader, arrays=arrays) as taps:
         try:
             while (card := walk.current) is not None:
                 print(f"tap {card} on {args.zone}  ({walk.deck.index(card) + 1}/{total})", flush=True)

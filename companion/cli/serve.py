@@ -16,9 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.app.config import DEFAULT_CONFIG, load_config
+from companion.app.config import default_config, load_config
 from companion.core.errors import ConfigError
-from companion.games import GAME_MODULES
+from companion.games import game_ids
 from companion.log.store import fingerprint
 from companion.log.files import Choice, Declined
 from companion.app.service import print_welcome
@@ -36,7 +36,7 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="a config that starts as it is with no readers and no camera (moves entered by tapping)",
     )
-    i.add_argument("--game", choices=sorted(GAME_MODULES), help="the game (with --no-hardware; default escape-master)")
+    i.add_argument("--game", choices=game_ids(), help="the game (with --no-hardware; default escape-master)")
     i.add_argument("--host", default="0.0.0.0", help="with --no-hardware: the address to serve on (default every interface)")
     i.add_argument("--port", type=int, default=8000, help="with --no-hardware: the port (default 8000; 0 = any free port)")
     i.set_defaults(run=init)
@@ -89,7 +89,7 @@ def init(args: argparse.Namespace) -> int:
         return 0
     if args.game is not None:
         raise ConfigError("--game goes with --no-hardware (the default config with readers is for Escape Master)")
-    path.write_text(DEFAULT_CONFIG, encoding="utf-8")
+    path.write_text(default_config(), encoding="utf-8")
     print(f"wrote {path}; edit the game, players and zones, then: companion serve --config {path}")
     return 0
 

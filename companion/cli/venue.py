@@ -9,7 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core.errors import ConfigError
 
 PASSWORD_ENV = "COMPANION_BROKER_PASSWORD"

@@ -25,10 +25,13 @@ from companion.core import (
     RuleBook,
     Unexplained,
     Verdict,
+    ZoneKind,
 )
 from companion.core.picks import Choice, Pick
+from companion.core.seen import Seen, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
+from companion.contract.dispatch import MoveTable
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
@@ -52,6 +55,16 @@ class Game(ABC, Generic[S]):
     options_type: ClassVar[type[Any]]
     """A frozen dataclass; every field has a default (the rulebook's, or the GAPS.md default)."""
     rules: ClassVar[RuleBook]
+    zone_kinds: ClassVar[tuple[ZoneKind, ...]] = ()
+    """The kinds of zone this game reads (its own, declared in its package, and shared ones from
+    :mod:`companion.core.zones`); a table config's zones may be only of these kinds."""
+    move_table: ClassVar["MoveTable[Any] | None"] = None
+    """The game's rules by move type (:mod:`companion.contract.dispatch`), the one idiom of dispatch."""
+    player_rule: ClassVar[str] = ""
+    """The rule id this game cites when a move's player is not at the table (old logs cite it)."""
+    pick_kinds: ClassVar[tuple[Pick, ...]] = ()
+    """The kinds of pick this game declares for its own move fields (the generic ones are core's,
+    :data:`companion.core.picks.GENERIC`)."""
 
     def __init__(self) -> None:
         self.codec = MoveCodec(self.id, self.move_types)
@@ -171,14 +184,23 @@ class Game(ABC, Generic[S]):
     def interpret(self, state: S, observation: Observation) -> Move | Unexplained | None:
         """Turn an observation into a move. ``None``: nothing to do (logged, no verdict).
 
-        Notation moves (from a person or a file) are read with the codec; games that take NFC
-        tag or camera observations override this and fall back to it.
+        Notation moves (from a person or a file) are read with the codec; what a reader or the
+        camera saw is read once into its typed value (an unreadable payload raises
+        :class:`~companion.core.errors.ObservationError`) and handed to :meth:`interpret_table`.
         """
         if observation.kind is ObservationKind.MOVE:
             move = self.codec.from_json(dict(observation.payload))
             if move.t is None:
                 move = move.replace(t=observation.table_time)
             return move
+        if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
+            return self.interpret_table(state, read_seen(observation))
+        return None
+
+    def interpret_table(self, state: S, seen: Seen) -> Move | Unexplained | None:
+        """What a reader (:class:`~companion.core.seen.TagSeen`) or the camera
+        (:class:`~companion.core.seen.VisionSeen`) saw: the move it makes, an :class:`Unexplained`
+        alert naming the zone and the fix, or None (nothing to do). Games with sensors override it."""
         return None
 
 

@@ -44,6 +44,11 @@ class IllegalMoveError(CompanionError, ValueError):
     """``apply`` was called with a move that ``check`` rejects."""
 
 
+class ObservationError(CompanionError, ValueError):
+    """A TAG or VISION observation whose payload does not say what its kind documents (a zone
+    without a name, an event that is neither arrive nor depart, a square that is not [x, y])."""
+
+
 class ConfigError(CompanionError, ValueError):
     """The table config file is missing, unreadable, or has a bad key."""
 

@@ -12,9 +12,10 @@ import enum
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, ClassVar, Protocol, TypeAlias
 
 from companion.core.picks import FieldSpec
+from companion.core.zones import Zone, ZoneKind
 
 __all__ = [
     "JsonValue",
@@ -25,6 +26,8 @@ __all__ = [
     "Verdict",
     "Rule",
     "RuleBook",
+    "Termination",
+    "GameResult",
     "Outcome",
     "Move",
     "Header",
@@ -60,12 +63,15 @@ class ObservationKind(str, enum.Enum):
     TAG = "tag"
     """An NFC tag arrived at or departed from a zone. Payload: the zone's fields (:meth:`Zone.payload`:
     ``zone``, ``zone_kind``, ``player``, ``index``) plus ``event`` (``"arrive"`` | ``"depart"``),
-    ``uid`` (hex) and ``card`` (the enrolled card id, or None for a tag no one enrolled)."""
+    ``uid`` (hex) and ``card`` (the enrolled card id, or None for a tag no one enrolled).
+    Read as :class:`companion.core.seen.TagSeen`."""
     VISION = "vision"
     """The camera's settled view of a zone. Payload: the zone's fields plus ``state``, one of
-    ``{"occupied": bool}`` (a card zone), ``{"occupied": bool, "card": "QS" | None}`` (a Mountain
-    pyramid slot), ``{"cubes": [colour, ...]}`` (a Table Card slot or the cube pile),
-    ``{"pawns": {player: [x, y]}}`` (the Everest grid)."""
+    ``{"occupied": bool}`` (a card zone), ``{"occupied": bool, "card": "QS" | None}`` (a card
+    read by its face), ``{"cubes": [colour, ...]}``, ``{"pawns": {player: [x, y]}}`` with
+    ``"unseen_pawns": [player, ...]`` when glare may hide some, or ``{"unseen": why}``; which one
+    follows from what the camera watches in the zone's kind (:class:`companion.core.zones.Watch`).
+    Read as :class:`companion.core.seen.VisionSeen`."""
     UNDO = "undo"
     """The referee takes back the last applied move."""
     CORRECTION = "correction"
@@ -171,20 +177,55 @@ class RuleBook(Mapping[str, Rule]):
         return len(self._rules)
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended. ``winners`` empty means nobody won (everybody loses).
+class Termination(str, enum.Enum):
+    """How a game ended (python-chess's ``Termination``): the ways the games end, each at its rule."""
 
-    ``result`` is the game's outcome object exactly as NOTATION.md spells it for that game
-    (``{"winner": "anna", "reason": "..."}``, ``{"won": true, "score": 17}``, ...).
-    """
+    GOAL = "goal"
+    """The goal is reached: The Mountain's last threat falls (a win); an Everest yeti holds the peak
+    alone for a whole round."""
+    ESCAPED = "escaped"
+    """Escape House: every main puzzle is cleared and the players still alive escape."""
+    OVERRUN = "overrun"
+    """The game beats the table: The Mountain's threats attack and find no health to discard;
+    Escape House's third clock brings the cultists back."""
+    ALL_SACRIFICED = "all_sacrificed"
+    """Escape House: every player has been sacrificed."""
+    DRAW_PILE_SPENT = "draw_pile_spent"
+    """Horrible Mountain 2: the turn ends in which the Draw Pile runs out for the third time, and
+    the scores decide (points, then the tie-breaks)."""
+    BREAKING_POINT = "breaking_point"
+    """Escape Master: a player (or team) has reached the Breaking Point; the fewest faults win."""
+    DOOM_PILE = "doom_pile"
+    """Escape Master, early end: the Doom pile holds every Doom Master card."""
+    LAST_ROUND = "last_round"
+    """Escape Master with fixed rounds: the last of them is played."""
+    TIE_ROUND = "tie_round"
+    """Escape Master: the extra round that a tie for the fewest faults called for is played."""
 
-    winners: tuple[str, ...]
-    reason: str
-    result: Mapping[str, JsonValue]
+
+class GameResult(Protocol):
+    """A game's own typed end result (a frozen dataclass in the game's package)."""
 
     def to_json(self) -> JsonObject:
-        return dict(self.result)
+        """The game's outcome object exactly as NOTATION.md spells it for that game."""
+        ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (python-chess's ``Outcome(termination, winner)``).
+
+    ``winners`` empty means nobody won (everybody loses); ``result`` is the game's own typed result,
+    whose JSON is the outcome object of NOTATION.md (``{"winner": "anna", "reason": "..."}``,
+    ``{"won": true, "score": 17}``, ...): logs, the scoreboard and exports carry that.
+    """
+
+    termination: Termination
+    winners: tuple[str, ...]
+    result: GameResult
+
+    def to_json(self) -> JsonObject:
+        return self.result.to_json()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,46 +267,6 @@ class Header:
             "options": dict(self.options),
             "setup": dict(self.setup),
         }
-
-
-class ZoneKind(str, enum.Enum):
-    """Kinds of table zone a reader or camera region watches (the table config names each zone's kind)."""
-
-    PILE = "pile"  # a central pile (Escape Master); "pile-new" is the area where piles are started
-    HAND_PAD = "hand_pad"  # a player's pad: cards dealt or drawn into that hand are tapped here
-    ACTION_PAD = "action_pad"  # Escape Master: a player's action pile (traps land here)
-    HISTORY_PAD = "history_pad"  # Escape Master: a player's history pile (escapes, discarded specials)
-    TABLE_SLOT = "table_slot"  # Horrible Mountain 2: one of the five Table Card slots
-    DISCARD = "discard"  # a discard pile reader
-    DRAW_PILE = "draw_pile"
-    TAP_PAD = "tap_pad"  # Escape House: revealed action cards and penalty draws
-    CUBE_PILE = "cube_pile"
-    PYRAMID_SLOT = "pyramid_slot"  # The Mountain: one of the 21 pyramid positions
-    GRID = "grid"  # Everest: the 8x6 board
-
-
-@dataclass(frozen=True)
-class Zone:
-    """A place on the table that a reader or a camera region watches, from the table config.
-
-    Names are the table's: ``pile-1``, ``hand-anna``, ``action-anna``, ``slot-3``, ``discard``,
-    ``tap``, ``cube-pile``, ``3-2`` (a pyramid position), ``grid``.
-    """
-
-    name: str
-    kind: ZoneKind
-    player: str | None = None
-    """The player the zone belongs to (hand, action and history pads)."""
-    index: int | None = None
-    """The number of a pile or Table Card slot."""
-    reader: str | None = None
-    """The reader that watches it (an nfcpy path or ``array:N``), if any."""
-    polygon: tuple[tuple[float, float], ...] = ()
-    """Its outline in table millimetres, for the camera; empty if no camera watches it."""
-
-    def payload(self) -> JsonObject:
-        """The zone fields every TAG and VISION observation payload carries."""
-        return {"zone": self.name, "zone_kind": self.kind.value, "player": self.player, "index": self.index}
 
 
 @dataclass(frozen=True)

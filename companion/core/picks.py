@@ -2,46 +2,56 @@
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 JsonValue = Any  # companion.core's alias; core imports this module, so it cannot import core
 
 
-class Pick(str, enum.Enum):
-    """Where the values of a move field come from, as the table sees it."""
+@dataclass(frozen=True)
+class Pick:
+    """Where the values of a move field come from, as the table sees it: a declaration, open to every game.
 
-    HAND_CARD = "hand_card"
-    """A card in the actor's own hand."""
-    UNSEEN_CARD = "unseen_card"
-    """A card the actor takes face down (a draw): picked from a deck grid only the actor sees. Which
-    cards are still face down is never judged for a player: a player's page offers every card the
-    player has not seen, so the offer cannot tell where another card is."""
-    PUBLIC_CARD = "public_card"
-    """A face-up card on the table (a pile's top, a Table Card, a room's puzzle)."""
-    PYRAMID_SLOT = "pyramid_slot"
-    """A position in The Mountain's pyramid (``"r-i"``)."""
-    SLOT = "slot"
-    """A numbered Table Card slot."""
-    PILE = "pile"
-    """A central pile (or ``"new"``)."""
-    PLAYER = "player"
-    """A player at the table."""
-    ROOM = "room"
-    """An Escape House room."""
-    CUBE = "cube"
-    """A cube colour."""
-    COIN = "coin"
-    """An Everest coin."""
-    PLANNED_COIN = "planned_coin"
-    """A coin laid in an Everest plan: which coin, face up or down, and its direction."""
-    DIRECTION = "direction"
-    """A compass direction."""
-    NUMBER = "number"
-    """A whole number in a range."""
-    WORD = "word"
-    """One of a fixed set of words (a die face, ``stock`` or ``health``, ...)."""
+    Core declares the kinds any game may use (``Pick.HAND_CARD`` ... ``Pick.WORD``, all in
+    :data:`GENERIC`); a game declares its own (a pyramid slot, a room, a coin) in its own package.
+    What the builder does with a field keys on the properties declared here, never on which pick
+    it is. A game's ``choices`` answers for the picks it uses.
+    """
+
+    value: str
+    """The pick's name in an offer's JSON, which the pages key on (``"hand_card"``, ``"pyramid_slot"``)."""
+    doc: str = field(default="", compare=False)
+    never_judged_for_players: bool = False
+    """The values are not judged for a player's page: every value is offered as possible, so that
+    which ones are legal cannot tell the player what they must not know (a card taken face down)."""
+    once_in_a_list: bool = False
+    """A list of these holds each value at most once (the cards of one hand, the players named)."""
+    of_players: bool = False
+    """The values are the players at the table: offered as such when the game lists none itself."""
+
+    HAND_CARD: ClassVar[Pick]
+    UNSEEN_CARD: ClassVar[Pick]
+    PUBLIC_CARD: ClassVar[Pick]
+    PLAYER: ClassVar[Pick]
+    NUMBER: ClassVar[Pick]
+    WORD: ClassVar[Pick]
+
+
+Pick.HAND_CARD = Pick("hand_card", "A card in the actor's own hand.", once_in_a_list=True)
+Pick.UNSEEN_CARD = Pick(
+    "unseen_card",
+    "A card the actor takes face down (a draw): picked from a deck grid only the actor sees. Which "
+    "cards are still face down is never judged for a player: a player's page offers every card the "
+    "player has not seen, so the offer cannot tell where another card is.",
+    never_judged_for_players=True,
+)
+Pick.PUBLIC_CARD = Pick("public_card", "A face-up card on the table (a pile's top, a Table Card, a room's puzzle).")
+Pick.PLAYER = Pick("player", "A player at the table.", once_in_a_list=True, of_players=True)
+Pick.NUMBER = Pick("number", "A whole number in a range.")
+Pick.WORD = Pick("word", "One of a fixed set of words (a die face, ``stock`` or ``health``, ...).")
+
+GENERIC: tuple[Pick, ...] = (Pick.HAND_CARD, Pick.UNSEEN_CARD, Pick.PUBLIC_CARD, Pick.PLAYER, Pick.NUMBER, Pick.WORD)
+"""The picks core declares, for any game."""
 
 
 @dataclass(frozen=True)

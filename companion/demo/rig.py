@@ -15,10 +15,14 @@ import logging
 import time
 from pathlib import Path
 
-from companion.core import Zone, ZoneKind
+from companion.app.config import ArrayConfig
+from companion.app.readers import TableReaders
+from companion.core import Zone
+from companion.core.readers import ArrayChannel
+from companion.core.zones import HAND_PAD, PILE
+from companion.games.escape_master.table import ACTION_PAD, HISTORY_PAD
 from companion.referee.session import Session
 from companion.table.registry import TagRegistry
-from hardware.service import TableHardware
 from hardware.sim.field import FieldSettings
 from hardware.sim.firmware_array import FirmwareArray
 
@@ -34,23 +38,31 @@ docs/hardware.md); so the demo's field powers 48, and the tests prove the limits
 
 
 def demo_zones(players: tuple[str, ...]) -> tuple[Zone, ...]:
-    zones = [Zone(f"pile-{n}", ZoneKind.PILE, index=n, reader=f"array:{n - 1}") for n in range(1, PILE_READERS + 1)]
+    def on_array(channel: int) -> str:
+        return ArrayChannel("", channel).reader_id
+
+    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1)) for n in range(1, PILE_READERS + 1)]
     channel = PILE_READERS
-    for kind, prefix in ((ZoneKind.HAND_PAD, "hand"), (ZoneKind.ACTION_PAD, "action"), (ZoneKind.HISTORY_PAD, "history")):
+    for kind, prefix in ((HAND_PAD, "hand"), (ACTION_PAD, "action"), (HISTORY_PAD, "history")):
         for player in players:
-            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=f"array:{channel}"))
+            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel)))
             channel += 1
     if channel > 16:
         raise ValueError(f"{len(players)} players need {channel} readers; the demo array has 16")
     return tuple(zones)
 
 
+def channel_of(zone: Zone) -> int:
+    """The array channel under ``zone``."""
+    return ArrayChannel.parse(str(zone.reader)).channel
+
+
 def reader_kinds(zones: tuple[Zone, ...]) -> list[str]:
     """Per channel: "pile" where cards stack up (central piles, action pads), else "pad"."""
     kinds = ["pad"] * 16
     for zone in zones:
-        if zone.kind in (ZoneKind.PILE, ZoneKind.ACTION_PAD):
-            kinds[int(str(zone.reader).split(":")[1])] = "pile"
+        if zone.kind in (PILE, ACTION_PAD):
+            kinds[channel_of(zone)] = "pile"
     return kinds
 
 
@@ -59,7 +71,7 @@ def neighbours(zones: tuple[Zone, ...]) -> list[tuple[int, int]]:
     by_player: dict[str, list[int]] = {}
     for zone in zones:
         if zone.player is not None:
-            by_player.setdefault(zone.player, []).append(int(str(zone.reader).split(":")[1]))
+            by_player.setdefault(zone.player, []).append(channel_of(zone))
     return [(a, b) for channels in by_player.values() for i, a in enumerate(channels) for b in channels[i + 1 :]]
 
 
@@ -75,7 +87,7 @@ class DemoTable:
     def __init__(self, session: Session, deck: tuple[str, ...], folder: Path) -> None:
         self.session = session
         self.zones = demo_zones(session.header.players)
-        self.channel = {z.name: int(str(z.reader).split(":")[1]) for z in self.zones}
+        self.channel = {z.name: channel_of(z) for z in self.zones}
         registry_path = folder / "tags.json"
         registry_path.unlink(missing_ok=True)
         self.registry = TagRegistry(registry_path, session.game.id)
@@ -89,12 +101,12 @@ class DemoTable:
             link=folder / "array-tty",
         )
         self.array.plug()
-        self.hardware = TableHardware(
+        self.hardware = TableReaders(
             self.zones,
             self.registry,
             session.submit,
             on_health=session.report_health,
-            array_port=self.array.port,
+            arrays={"": ArrayConfig(self.array.port)},
         )
         self.hardware.start()
         deadline = time.monotonic() + 10

@@ -3,6 +3,6 @@
 The page offers, the engine decides. :mod:`companion.core.picks` is the vocabulary a move class
 uses to declare each field's domain (a card in the actor's hand, a pile, a player, ...);
 :mod:`companion.entry.builder` turns a game's declarations, its candidate moves and the state into
-the choices a page shows for the next tap. Nothing here judges a move: every finished move goes
+the choices a page shows for the next tap, as the values of :mod:`companion.entry.offer`. Nothing here judges a move: every finished move goes
 down the session's one path like any other, and a player may still enter an illegal one.
 """

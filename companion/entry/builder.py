@@ -9,8 +9,10 @@ legal. The builder only sorts them into what to offer:
   ``legal`` when some legal move still goes through it.
 
 A player sees the table as a player: their pickers show their own hand and public cards, and a
-card taken face down (:attr:`Pick.UNSEEN_CARD`) is never judged for them, so that which cards are
-"legal" to name as drawn cannot tell where another card lies. The referee (``viewer`` None) sees
+field whose pick is never judged for players (:attr:`Pick.never_judged_for_players`: a card taken
+face down) is offered whole, so that which cards are "legal" to name as drawn cannot tell where
+another card lies. The builder keys only on such declared properties of a pick, never on which
+pick it is: a game declares its own picks. The referee (``viewer`` None) sees
 the whole state.
 """
 
@@ -30,6 +32,7 @@ from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.errors import NotationError
 from companion.contract.game import Game
 from companion.core.codec import converter, value_to_json
+from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
 
 log = logging.getLogger(__name__)
 
@@ -161,7 +164,7 @@ class Builder:
         free = {name for name, spec in specs if spec.free}
         if self.viewer is None:
             return free
-        return free | {name for name, spec in specs if spec.pick is Pick.UNSEEN_CARD}
+        return free | {name for name, spec in specs if spec.pick.never_judged_for_players}
 
     # -- domains ---------------------------------------------------------------------------
 
@@ -170,7 +173,7 @@ class Builder:
         found = self.game.choices(self.state, self.viewer, by, spec.pick, every)
         if found is not None:
             return list(found)
-        if spec.pick is Pick.PLAYER:
+        if spec.pick.of_players:
             return [Choice(p, p) for p in self.players]
         hint = _base_type(move_type, name)
         words = _words(hint)
@@ -181,24 +184,20 @@ class Builder:
 
     # -- the answer a page gets ------------------------------------------------------------
 
-    def offer(self, draft: Draft) -> JsonObject:
+    def offer(self, draft: Draft) -> Offer:
         by = draft.by
         legal = self.legal(by)
-        verbs = []
         by_verb = self.game.codec.by_verb
         counts = Counter(m["do"] for m in legal)
-        for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)):
-            verbs.append({"verb": verb, "label": verb.replace("_", " "), "legal": counts[verb] > 0})
+        verbs = tuple(VerbOffer(verb, counts[verb] > 0) for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)))
         only = next(iter(counts)) if len(counts) == 1 else None
         if draft.verb is None and draft.focus is None and only is not None and field_specs(by_verb[only]):
             # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
             # fields are what the page asks; the other verbs stay one tap away for a move entered
             # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
             draft = dataclasses.replace(draft, verb=only)
-        out: JsonObject = {"by": by, "verbs": verbs, "verb": draft.verb, "fields": [], "next": None, "move": None}
         if draft.verb is None:
-            out["quick"] = self._quick(draft, legal, None)
-            return out
+            return Offer(by, verbs, None, quick=self._quick(draft, legal, None))
         move_type = by_verb.get(draft.verb)
         if move_type is None:
             raise DraftError(f'unknown verb "{draft.verb}" for {self.game.id}')
@@ -210,28 +209,24 @@ class Builder:
         wild = self._wild(move_type)
         mine = [m for m in legal if m["do"] == draft.verb]
         filled: dict[str, Any] = {}
-        next_field: JsonObject | None = None
+        fields: list[FieldSoFar] = []
+        next_step: NextStep | None = None
         for name, spec in specs:
             value = draft.fields.get(name, _MISSING)
             complete = self._complete(name, spec, value, draft)
-            out["fields"].append(
-                {"name": name, "pick": spec.pick.value, "many": spec.many, "least": spec.least, "most": spec.most,
-                 "optional": spec.optional, "value": None if value is _MISSING else value, "done": complete}
-            )
+            fields.append(FieldSoFar(name, spec, None if value is _MISSING else value, complete))
             if complete:
                 filled[name] = value
                 if name not in wild:
                     mine = [m for m in mine if self._matches(spec, m.get(name), value, exact=True)]
                 continue
-            if next_field is None:
-                next_field = self._next(by, move_type, name, spec, value, mine, wild, draft)
-        out["quick"] = self._quick(draft, mine, move_type)
-        if next_field is not None:
-            out["next"] = next_field
-            return out
-        out["move"] = self.notation(move_type, by, filled)
-        out["legal"] = bool(mine)
-        return out
+            if next_step is None:
+                next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
+        quick = self._quick(draft, mine, move_type)
+        if next_step is not None:
+            return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
+        move = self.notation(move_type, by, filled)
+        return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=bool(mine))
 
     def notation(self, move_type: type[Move], by: str | None, fields: Mapping[str, Any]) -> JsonObject:
         """The finished move as the notation spells it (the game's codec decides the keys)."""
@@ -276,15 +271,15 @@ class Builder:
     def _next(
         self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
         mine: list[JsonObject], wild: set[str], draft: Draft,
-    ) -> JsonObject:
+    ) -> NextStep:
         if spec.per_player:
             return self._next_per_player(by, move_type, name, spec, value, mine, draft)
         partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
         domain = self.choices(by, spec, move_type, name, draft.every)
-        if spec.many and not spec.ordered or spec.many and spec.pick in (Pick.HAND_CARD, Pick.PLAYER):
+        if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
-        choices = []
+        choices: list[Offered] = []
         offered: set[str] = set()
         for choice in domain:
             if name in wild:
@@ -294,7 +289,7 @@ class Builder:
             else:
                 ok = any(m.get(name) == choice.value for m in mine)
             if ok or draft.every or name in wild:
-                choices.append({**choice.to_json(), "legal": ok})
+                choices.append(Offered(choice, ok))
                 offered.add(repr(choice.value))
         # A legal value the domain did not list (a game's domain should never miss one) is still offered,
         # to the referee only: a player's values come from what that player may see, and nothing else.
@@ -304,57 +299,56 @@ class Builder:
                 values = (have[len(partial)] if isinstance(have, list) and len(have) > len(partial) else None) if spec.many else have
                 if values is not None and repr(values) not in offered and (not spec.many or self._matches(spec, have, partial, exact=False)):
                     offered.add(repr(values))
-                    choices.append({"value": values, "label": str(values), "legal": True})
-        finishing = spec.many and len(partial) >= spec.least or spec.optional and not partial
-        return {
-            "field": name,
-            "pick": spec.pick.value,
-            "many": spec.many,
-            "optional": spec.optional,
-            "so_far": partial,
-            "choices": choices,
-            "can_finish": bool(finishing),
-            "finish_legal": bool(finishing) and any(
+                    choices.append(Offered(Choice(values, str(values)), True))
+        finishing = bool(spec.many and len(partial) >= spec.least or spec.optional and not partial)
+        return NextStep(
+            field=name,
+            pick=spec.pick.value,
+            many=spec.many,
+            optional=spec.optional,
+            so_far=tuple(partial),
+            choices=tuple(choices),
+            can_finish=finishing,
+            finish_legal=finishing and any(
                 name in wild or self._matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
             ),
-            "hidden_choices": 0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
-        }
+            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
+        )
 
     def _next_per_player(
         self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
         mine: list[JsonObject], draft: Draft,
-    ) -> JsonObject:
+    ) -> NextStep:
         """A mapping of players to values: first whose part it is, then that part a value a tap.
 
         ``draft.closed`` holds ``"name/player"`` for each part said to be complete."""
         mapping: dict[str, list[Any]] = dict(value) if isinstance(value, dict) else {}
         open_key = next((k for k in reversed(mapping) if f"{name}/{k}" not in draft.closed), None)
-        base = {"field": name, "many": True, "per_player": True, "key": open_key, "mapping": mapping, "optional": spec.optional}
+        part = PlayerPart(open_key, mapping)
         if open_key is None:
-            choices = [
-                {"value": p, "label": p, "legal": any(p in (m.get(name) or {}) for m in mine)}
-                for p in self.players if p not in mapping
-            ]
+            whose = tuple(
+                Offered(Choice(p, p), any(p in (m.get(name) or {}) for m in mine)) for p in self.players if p not in mapping
+            )
             finishing = len(mapping) > 0 or spec.optional
-            return {**base, "pick": Pick.PLAYER.value, "so_far": [], "choices": choices, "can_finish": finishing,
-                    "finish_legal": any(self._matches(spec, m.get(name), mapping, exact=True) for m in mine),
-                    "hidden_choices": 0}
+            return NextStep(name, Pick.PLAYER.value, True, spec.optional, (), whose, finishing,
+                            finish_legal=any(self._matches(spec, m.get(name), mapping, exact=True) for m in mine),
+                            hidden_choices=0, part=part)
         partial = list(mapping[open_key])
-        taken = {repr(v) for part in mapping.values() for v in part}
+        taken = {repr(v) for values in mapping.values() for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
-        choices = []
-        for choice in domain:
-            ok = any(_list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits)
-            choices.append({**choice.to_json(), "legal": ok})
-        finishing = spec.least <= len(partial) <= spec.most
-        offered = {repr(c["value"]) for c in choices} | taken
+        choices = tuple(
+            Offered(choice, any(_list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
+            for choice in domain
+        )
+        offered = {repr(c.choice.value) for c in choices} | taken
         hidden = 0 if draft.every else sum(
             1 for c in self.choices(open_key, spec, move_type, name, True) if repr(c.value) not in offered
         )
-        return {**base, "pick": spec.pick.value, "so_far": partial, "choices": choices, "can_finish": finishing,
-                "finish_legal": any(_list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
-                "hidden_choices": hidden}
+        return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
+                        can_finish=spec.least <= len(partial) <= spec.most,
+                        finish_legal=any(_list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
+                        hidden_choices=hidden, part=part)
 
     def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
         """How many more values "show every value" would offer (an illegal move on purpose)."""
@@ -362,7 +356,7 @@ class Builder:
         every = self.choices(by, spec, move_type, name, True)
         return sum(1 for c in every if repr(c.value) not in offered and repr(c.value) not in taken)
 
-    def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> list[JsonObject]:
+    def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> tuple[QuickMove, ...]:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
         picked = []
         for m in moves:
@@ -377,7 +371,7 @@ class Builder:
             if m not in picked:
                 picked.append(m)
             if len(picked) > QUICK_LIMIT:
-                return []
+                return ()
         out = []
         for form in picked:
             fields = {k: v for k, v in form.items() if k not in ("do", "by")}
@@ -385,8 +379,8 @@ class Builder:
                 move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
             except DraftError:  # a face-down part still half named: not a move yet
                 continue
-            out.append({"move": move, "form": form, "label": self.describe(form)})
-        return out
+            out.append(QuickMove(move, form, self.describe(form)))
+        return tuple(out)
 
     def describe(self, move: Mapping[str, Any]) -> str:
         """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
@@ -449,5 +443,6 @@ def _words(tp: Any) -> list[Any] | None:
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:
-    """What a page offers next for ``draft``, as ``viewer`` (None = the referee) sees the table."""
-    return Builder(game, state, tuple(players), viewer).offer(draft)
+    """What a page offers next for ``draft``, as ``viewer`` (None = the referee) sees the table: the
+    JSON of :class:`companion.entry.offer.Offer`."""
+    return Builder(game, state, tuple(players), viewer).offer(draft).to_json()

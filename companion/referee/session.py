@@ -2,9 +2,10 @@
 
 Every input, from a reader, the camera or a person, enters through :meth:`Session.submit` (or
 :meth:`Session.process` for a caller that wants the answer at once) and goes down one path:
-interpret -> judge -> apply -> append to the log -> publish. Observations are processed one at a
-time under one lock, in arrival order; a burst is written in one transaction (one fsync) and
-acknowledged only once it is durable. State at start-up is the replay of the log.
+interpret -> the row it makes -> fold the row (judge, apply: :func:`companion.log.fold.step`) ->
+append to the log -> publish. Observations are processed one at a time under one lock, in arrival
+order; a burst is written in one transaction (one fsync) and acknowledged only once it is durable.
+State at start-up is the same fold run over the log.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import Future
 from typing import Any, Protocol
 
@@ -28,7 +29,7 @@ from companion.core import (
 from companion.core.errors import CompanionError, LogError, NotationError
 from companion.contract.game import Game
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
-from companion.log.history import Applied, Judged, play_into, rebuild, take_back_check
+from companion.log.fold import Applied, Folded, FoldRow, Judged, folds, replay, step, take_back_check
 from companion.log.public import public_row
 
 log = logging.getLogger(__name__)
@@ -68,12 +69,9 @@ class Session:
         self.clock: Clock = clock or SystemClock()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
-        self._history: list[Applied] = []
-        self.last_judged: Judged | None = None
-        """The last move entry judged (legal or not), for "take back" and its preview."""
-        self.alerts: dict[str, Unexplained] = {}
+        self._folded: Folded
+        """The game as of the last row written (:mod:`companion.log.fold`)."""
         self.health: dict[str, JsonObject] = {}
-        self.counters: dict[str, int] = {"observations": 0, "illegal": 0, "alerts": 0, "errors": 0, "replay_mismatches": 0}
         self._queue: queue.Queue[tuple[Observation, Future[LogRow]] | None] = queue.Queue(QUEUE_LIMIT)
         self._worker: threading.Thread | None = None
 
@@ -82,7 +80,7 @@ class Session:
             if header is None:
                 raise LogError(f"{log_.path}: the log is empty and no game header was given")
             self.header = header
-            self.state = game.new_state(header)
+            self._folded = Folded.start(game, header)
             now = self.clock
             log_.append(NewRow(HEADER_KIND, "session", None, now.wall(), now.mono(), header.to_json()))
         else:
@@ -91,35 +89,52 @@ class Session:
             if stored.game != game.id:
                 raise LogError(f"{log_.path}: is a {stored.game} log, not {game.id}")
             self.header = stored
-            self.state = game.new_state(stored)
             self._replay()
 
     # -- start-up -----------------------------------------------------------------------------
 
     def _replay(self) -> None:
-        """Rebuild state and the undo history from the log; never writes."""
-        rebuilt = rebuild(self.game, self.header, self.log.rows(after=1))
-        self.state, self._history, self.alerts = rebuilt.state, rebuilt.history, rebuilt.alerts
-        self.last_judged = rebuilt.judged
-        self.counters.update(observations=rebuilt.observations, illegal=rebuilt.illegal, replay_mismatches=rebuilt.mismatches)
+        """Fold the log into the state, undo history, alerts and counters it leads to; never writes."""
+        self._folded = replay(self.game, Folded.start(self.game, self.header), self.log.rows(after=1))
         log.info("resumed %s from %s: %d rows", self.game.id, self.log.path, self.log.last_seq)
 
     def states_around(self, seq: int) -> tuple[Any, Any]:
-        """The game state just before and just after log row ``seq`` (for disputes)."""
-        before: Any = None
-        after: Any = None
-
-        def watch(row: LogRow, state_before: Any, state_after: Any) -> None:
-            nonlocal before, after
-            if row.seq == seq:
-                before, after = state_before, state_after
-
-        rebuilt = rebuild(self.game, self.header, self.log.rows(after=1, limit=max(seq - 1, 0)), watch)
+        """The game state just before and just after log row ``seq``, folded from the start (the
+        dispute view folds from snapshots: :class:`web.disputes.DisputeStates`)."""
+        folded = Folded.start(self.game, self.header)
         if seq == 1:
-            return rebuilt.state, rebuilt.state
-        if before is None:
-            raise LogError(f"{self.log.path}: there is no row {seq}")
-        return before, after
+            return folded.state, folded.state
+        for row, after in folds(self.game, folded, self.log.rows(after=1, limit=max(seq - 1, 0))):
+            if row.seq == seq:
+                return folded.state, after.state
+            folded = after
+        raise LogError(f"{self.log.path}: there is no row {seq}")
+
+    # -- what the game is now ------------------------------------------------------------------
+
+    @property
+    def state(self) -> Any:
+        """The state in force."""
+        return self._folded.state
+
+    @property
+    def alerts(self) -> Mapping[str, Unexplained]:
+        """Alerts standing, by zone."""
+        return self._folded.alerts
+
+    @property
+    def last_judged(self) -> Judged | None:
+        """The last move entry judged (legal or not), for "take back" and its preview."""
+        return self._folded.judged
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return self._folded.counts.to_json()
+
+    def folded(self) -> Folded:
+        """The game as of the last row written: what folding the whole log gives."""
+        with self._lock:
+            return self._folded
 
     # -- the one path in ----------------------------------------------------------------------
 
@@ -129,17 +144,14 @@ class Session:
 
     def process_many(self, observations: Iterable[Observation]) -> list[LogRow]:
         with self._lock:
-            state, history, alerts = self.state, list(self._history), dict(self.alerts)
-            judged = [self.last_judged]
+            folded = self._folded
             new_rows: list[NewRow] = []
             for obs in observations:
                 seq = self.log.last_seq + len(new_rows) + 1
-                row, state = self._decide(obs, state, history, alerts, seq, judged)
+                row, folded = self._decide(obs, folded, seq)
                 new_rows.append(row)
             stored = self.log.append_many(new_rows)  # raises before any state changes if the disk fails
-            self.state, self._history, self.alerts, self.last_judged = state, history, alerts, judged[0]
-            for row in stored:
-                self._count(row)
+            self._folded = folded
             board = self.board()
             listeners = list(self._listeners)
         for listener in listeners:
@@ -149,62 +161,64 @@ class Session:
                 log.exception("a session listener failed")
         return stored
 
-    def _count(self, row: LogRow) -> None:
-        self.counters["observations"] += 1
-        if row.verdict is not None and not row.verdict.get("ok"):
-            self.counters["illegal"] += 1
-        if row.alert is not None:
-            self.counters["alerts"] += 1
-        if row.error is not None:
-            self.counters["errors"] += 1
+    def _decide(self, obs: Observation, folded: Folded, seq: int) -> tuple[NewRow, Folded]:
+        """What one observation becomes (its row), and the game once that row is folded in.
 
-    def _decide(
-        self,
-        obs: Observation,
-        state: Any,
-        history: list[Applied],
-        alerts: dict[str, Unexplained],
-        seq: int,
-        judged: list[Judged | None],
-    ) -> tuple[NewRow, Any]:
-        """What one observation becomes, given the state so far in this batch.
-
-        Mutates history, alerts and ``judged`` (a one-item list: the last judged entry)."""
-        fields: dict[str, Any] = {}
-        kind = obs.kind
+        The row is decided here; what it does, its verdict included, is the fold's :func:`step`."""
         try:
-            if kind is ObservationKind.UNDO:
-                take_back_check(history, judged[0], obs.payload)
-                undone = history.pop()
-                state = undone.before
-                fields["move"] = self.game.codec.to_json(undone.move)
-            elif kind is ObservationKind.CORRECTION:
-                take_back_check(history, judged[0], obs.payload)
-                move = self.game.codec.from_json(obs.payload.get("move"))
-                verdict, state = play_into(self.game, history, state, move, seq, correcting=True)
-                fields["move"], fields["verdict"] = self.game.codec.to_json(move), verdict.to_json()
-            elif kind is ObservationKind.NOTE:
-                pass
-            else:
-                result = self.game.interpret(state, obs)
-                zone = obs.payload.get("zone")
-                if isinstance(result, Unexplained):
-                    alerts[result.zone] = result
-                    fields["alert"] = {"zone": result.zone, "what": result.what, "fix": result.fix}
-                elif isinstance(result, Move):
-                    verdict, state = play_into(self.game, history, state, result, seq, correcting=False)
-                    fields["move"], fields["verdict"] = self.game.codec.to_json(result), verdict.to_json()
-                    judged[0] = Judged(seq, result.by, verdict.ok)
-                    if isinstance(zone, str):
-                        alerts.pop(zone, None)
+            entry, undone = self._read(obs, folded, seq)
+            after = step(self.game, folded, entry)
+            fields = self._fields(entry, undone, after)
         except CompanionError as exc:
-            fields = {"error": str(exc)}
             log.warning("observation from %s rejected: %s", obs.source, exc)
+            return self._refused(obs, folded, seq, str(exc))
         except Exception as exc:  # a bug in an engine must not stop the table; the row keeps the evidence
             log.exception("internal error on an observation from %s", obs.source)
-            fields = {"error": f"internal error ({type(exc).__name__}: {exc}); the observation is logged, the state is unchanged"}
-        row = NewRow(
-            kind=kind.value,
+            why = f"internal error ({type(exc).__name__}: {exc}); the observation is logged, the state is unchanged"
+            return self._refused(obs, folded, seq, why)
+        return self._row(obs, fields), after
+
+    def _fields(self, entry: FoldRow, undone: Move | None, after: Folded) -> dict[str, Any]:
+        """The log columns of a row that was read: its move (or the one an undo took back), the
+        verdict the fold gave it, its alert."""
+        fields: dict[str, Any] = {}
+        shown = entry.move if entry.move is not None else undone
+        if shown is not None:
+            fields["move"] = self.game.codec.to_json(shown)
+        if after.verdict is not None:
+            fields["verdict"] = after.verdict.to_json()
+        if entry.alert is not None:
+            fields["alert"] = {"zone": entry.alert.zone, "what": entry.alert.what, "fix": entry.alert.fix}
+        return fields
+
+    def _refused(self, obs: Observation, folded: Folded, seq: int, error: str) -> tuple[NewRow, Folded]:
+        """An observation that became an error row: it changes nothing but the counters."""
+        return self._row(obs, {"error": error}), step(self.game, folded, FoldRow(seq, obs.kind.value, error=True))
+
+    def _read(self, obs: Observation, folded: Folded, seq: int) -> tuple[FoldRow, Move | None]:
+        """The row an observation makes, and the move an undo takes back (for the record).
+
+        Raises :class:`CompanionError` for an observation that cannot be read or a take-back refused."""
+        kind = obs.kind
+        if kind is ObservationKind.UNDO:
+            return FoldRow(seq, kind.value), take_back_check(folded, obs.payload).move
+        if kind is ObservationKind.CORRECTION:
+            take_back_check(folded, obs.payload)
+            return FoldRow(seq, kind.value, move=self.game.codec.from_json(obs.payload.get("move"))), None
+        if kind is ObservationKind.NOTE:
+            return FoldRow(seq, kind.value), None
+        result = self.game.interpret(folded.state, obs)
+        zone = obs.payload.get("zone")
+        where = zone if isinstance(zone, str) else None
+        if isinstance(result, Unexplained):
+            return FoldRow(seq, kind.value, alert=result, zone=where), None
+        if isinstance(result, Move):
+            return FoldRow(seq, kind.value, move=result, zone=where), None
+        return FoldRow(seq, kind.value, zone=where), None
+
+    def _row(self, obs: Observation, fields: Mapping[str, Any]) -> NewRow:
+        return NewRow(
+            kind=obs.kind.value,
             source=obs.source,
             table_time=obs.table_time,
             wall_time=self.clock.wall(),
@@ -212,7 +226,6 @@ class Session:
             payload=dict(obs.payload),
             **fields,
         )
-        return row, state
 
     # -- a queue for readers and the camera -----------------------------------------------------
 
@@ -333,18 +346,18 @@ class Session:
         (``seq``, the public move) or why nothing would be (``why``); ``refused`` names a last entry
         that was refused and so changed nothing. ``player`` None is the referee."""
         with self._lock:
-            history, judged = list(self._history), self.last_judged
+            folded = self._folded
+        judged = folded.judged
         out: JsonObject = {"seq": None, "move": None, "why": None, "refused": None}
         if judged is not None and not judged.ok:
             row = self.log.row(judged.seq)
             if row is not None:
                 out["refused"] = {"seq": judged.seq, "move": self.public_row(row)["move"]}
         try:
-            take_back_check(history, judged, {} if player is None else {"player": player})
+            last = take_back_check(folded, {} if player is None else {"player": player})
         except NotationError as exc:
             out["why"] = exc.message
             return out
-        last = history[-1]
         out["seq"] = last.seq
         out["move"] = self.game.public_move(last.move)
         return out
@@ -355,5 +368,6 @@ class Session:
             return self.game.view(self.state, player), self.board()
 
     def applied(self) -> list[Applied]:
+        """The moves in force, oldest first."""
         with self._lock:
-            return list(self._history)
+            return list(self._folded.history)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.core import Observation, Unexplained, Zone
+from companion.core.seen import TagEvent, TagSeen
 from companion.table.debounce import Debouncer
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,6 @@ class TableModel:
         on_alert: AlertSink | None = None,
         health: HealthCounter | None = None,
         debounce_s: float = DEFAULT_DEBOUNCE_S,
-        game: str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._by_reader: dict[str, Zone] = {}
@@ -76,7 +76,6 @@ class TableModel:
         self._sink = sink
         self._on_alert = on_alert
         self._health = health
-        self._game = game if game is not None else getattr(registry, "game", None)
         self._clock = clock
         self._debouncer = Debouncer(debounce_s)
         self._lock = threading.RLock()
@@ -137,7 +136,6 @@ class TableModel:
         """Swap the registry (a new game, or cards enrolled elsewhere)."""
         with self._lock:
             self._registry = registry
-            self._game = getattr(registry, "game", self._game)
 
     # -- what is where ----------------------------------------------------------------------
 
@@ -222,9 +220,7 @@ class TableModel:
         card = self._registry.card_for(event.uid)
         if card is None and event.event == "arrive":
             self._unknown(zone, event)
-        payload = zone.payload()
-        payload.update(event=event.event, uid=event.uid, card=card)
-        observation = Observation(event.source, event.table_time, ObservationKind.TAG, payload)
+        observation = TagSeen(zone.ref(), TagEvent(event.event), event.uid, card, event.table_time).observation(event.source)
         self.delivered += 1
         try:
             self._sink(observation)
@@ -235,11 +231,10 @@ class TableModel:
     def _unknown(self, zone: Zone, event: ReaderEvent) -> None:
         self.unknown_tags += 1
         self._count(event.reader, "unknown_tags")
-        game = f" --game {self._game}" if self._game else ""
         alert = Unexplained(
             zone=zone.name,
             what=f"a tag no one enrolled (uid {event.uid}) arrived at {zone.name}",
-            fix=f"take the card off {zone.name}, or enrol its tag: companion enroll{game} --zone {zone.name}",
+            fix=f"take the card off {zone.name}, or enrol its tag at {zone.name}",
         )
         log.warning("%s", alert.what)
         if self._on_alert is not None:

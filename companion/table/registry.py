@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core.errors import EnrolmentError
-from companion.table.events import normalize_uid
+from companion.core.readers import normalize_uid
 
 log = logging.getLogger(__name__)
 

@@ -6,11 +6,24 @@ Tables publish through :mod:`companion.venue.publish`, the venue listens through
 from __future__ import annotations
 
 import ssl
+from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.config import BrokerConfig
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """``[broker]`` in the table config: where to publish, as whom."""
+
+    host: str
+    port: int = 8883
+    venue: str = "venue"
+    table: str = "table"
+    username: str = ""
+    password: str = ""
+    ca_file: str = ""
+    """A CA certificate file: TLS is on when this is given."""
 
 
 def topic(venue: str, table: str, leaf: str) -> str:

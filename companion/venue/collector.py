@@ -22,7 +22,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.venue.broker import client_for, topic
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.venue.store import Stored, VenueStore
 
 log = logging.getLogger(__name__)

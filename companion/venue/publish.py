@@ -35,7 +35,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from companion.venue.broker import client_for, topic
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core import JsonObject
 from companion.log.store import LogRow
 from companion.referee.session import Session

@@ -64,12 +64,13 @@ def _act(game: Any, state: Any, who: str) -> dict[str, Any] | None:
 
 def moves_to_act(game_id: str, scene: Scene) -> tuple[Any, list[Any]]:
     """The Mountain: the moves up to the first state where an act removing pyramid cards is legal."""
-    import importlib
 
     from companion.games import get_game
 
-    playout = importlib.import_module(f"companion.games.{scene.package}.playout")
-    header, moves = playout.random_playout(scene.seed, max_moves=scene.max_moves)
+    from companion.games import get_spec
+
+    playout = get_spec(game_id)
+    header, moves = playout.playout(scene.seed, max_moves=scene.max_moves)
     game = get_game(game_id)
     state = game.new_state(header)
     for n, move in enumerate(moves):

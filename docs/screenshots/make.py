@@ -11,7 +11,6 @@ page with Playwright and Debian's Chromium (/usr/bin/chromium, or $CHROMIUM). Ou
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import sys
@@ -81,8 +80,10 @@ PLAYER: dict[str, Callable[[dict[str, Any]], bool]] = {
 
 def moves_for(game_id: str, scene: Scene, stop: Callable[[dict[str, Any], int], bool]) -> tuple[Any, list[Any]]:
     """The header and the moves up to (and including) the first one after which ``stop`` holds."""
-    playout = importlib.import_module(f"companion.games.{scene.package}.playout")
-    header, moves = playout.random_playout(scene.seed, max_moves=scene.max_moves, **dict(scene.kwargs))
+    from companion.games import get_spec
+
+    playout = get_spec(game_id)
+    header, moves = playout.playout(scene.seed, max_moves=scene.max_moves, **dict(scene.kwargs))
     game = get_game(game_id)
     state = game.new_state(header)
     for n, move in enumerate(moves, start=1):

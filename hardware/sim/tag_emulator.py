@@ -30,7 +30,7 @@ import nfc
 import nfc.clf
 
 from companion.core.errors import CompanionError
-from companion.table.events import normalize_uid
+from companion.core.readers import normalize_uid
 
 log = logging.getLogger(__name__)
 

@@ -1,35 +1,32 @@
 """A table's evening, in headless Chromium, with no file edited by hand: the service starts from
-the config `companion init --no-hardware` wrote; the referee's console starts games one after
-another (the game, the players, the setup, all by taps); cards are dealt by each player tapping
-their own on their own page; a few moves are played by taps; a game is abandoned for the next; and
-every game ends in a log of its own that `companion log verify` accepts.
+the config `companion init --no-hardware` wrote; the referee's console starts every registered game
+that can be set up by taps (it has a setup form), one after another (the game, the players, the
+setup, all by taps); cards are dealt by each player tapping their own on their own page; a few moves
+are played by taps; a game is abandoned for the next; and every game ends in a log of its own that
+`companion log verify` accepts. What each game's turn holds (its players, its deal, its checks) is
+its scene's ``evening`` (tests/games/scenes.py).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 import urllib.request
-import json
-import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.games import get_game
-from tests.games.test_escape_house_live import HANDS
+from companion.games import specs
+from tests.games.scenes import Evening, scene
 from tests.test_serve import _start, _until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 WAIT_MS = 15_000
-GAMES = ["escape-master", "everest", "horrible-mountain-2", "the-mountain", "escape-house"]
-"""The games the evening starts from the console: all five."""
-HOUSE_HANDS = HANDS
-"""Escape House's deal, as each player taps it on their own page."""
 KEYS = "addEventListener('keydown', () => { sessionStorage.keys = String(Number(sessionStorage.keys || 0) + 1); }, true);"
 """Counts every key pressed on a page, across its reloads (the PIN login fills its field without keys)."""
 PRESSED = "() => Number(sessionStorage.keys || 0)"
@@ -135,12 +132,55 @@ def _play_something(page: Any, url: str, taps: int = 12) -> bool:
     return False
 
 
+def _tap_cards_in(phones: dict[str, Any], url: str, dealt: dict[str, list[str]]) -> None:
+    """Each player taps the cards dealt to them on their own page, one move each."""
+    for player, cards in dealt.items():
+        phone = phones[player]
+        phone.bring_to_front()
+        for card in cards:
+            before = _board(url)["seq"]
+            _ready(phone)
+            _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
+            _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
+
+
+def _tap_prompt(phone: Any, url: str, player: str) -> None:
+    """The prompt the board lists for ``player`` is the whole move: one tap."""
+    prompt = next(p for p in _board(url)["prompts"] if p["who"] == player)
+    phone.bring_to_front()
+    before = _board(url)["seq"]
+    phone.locator(f'[data-tap="prompt:{prompt["verb"]}"]').click()
+    _until(lambda: _board(url)["seq"] > before, f"{player}'s {prompt['verb']}")
+
+
+def _game_turn(chromium: Any, console: Any, url: str, game_id: str, evening: Evening, errors: list[str]) -> None:
+    _start_game(console, url, game_id, list(evening.players))
+    board = _board(url)
+    assert board["game"] == game_id and board["players"] == list(evening.players)
+    evening.started(board)
+    dealt = {p: list(cards) for p, cards in evening.dealt(specs()[game_id].game, board).items()}
+    if not (dealt or evening.prompted or evening.plays):
+        return  # nothing is tapped on a player's page
+    phones = _phones(chromium, console, url, errors)
+    _tap_cards_in(phones, url, dealt)
+    evening.ready(_board(url))
+    for player in evening.prompted:
+        _tap_prompt(phones[player], url, player)
+    for player in evening.plays:
+        assert _play_something(phones[player], url), f"{player} could not play: {phones[player].locator('[data-builder]').inner_text()}"
+    evening.ended(_board(url))
+    for phone in phones.values():
+        assert phone.evaluate(PRESSED) == 0
+        phone.context.close()
+
+
 def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, str, str]) -> None:
     config, url, pin = table
     folder = config.parent
     context = chromium.new_context(viewport={"width": 412, "height": 915})
     context.add_init_script(KEYS)
     errors: list[str] = []
+    games = [game_id for game_id, spec in specs().items() if spec.game.setup_form() is not None]  # set up by taps
     try:
         console = context.new_page()
         console.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -148,96 +188,15 @@ def test_an_evening_of_games_from_the_console(chromium: Any, table: tuple[Path, 
         console.fill("input[name=pin]", pin)  # logging in is not entering a move
         console.click("button[type=submit]")
         console.wait_for_url(url + "referee")
-
-        # Escape Master: the console starts it, each player taps their own ten cards, the dealer says Start!
-        _start_game(console, url, "escape-master", ["anna", "ben", "cleo"])
-        phones = _phones(chromium, console, url, errors)
-        # The real deal is a shuffle at the table: each player taps the cards they were dealt.
-        deck = [c for c in get_game("escape-master").deck() or () if not c.startswith(("start", "escape", "trap", "doom", "wisdom", "dead"))]
-        random.Random(7).shuffle(deck)
-        for n, (player, phone) in enumerate(phones.items()):
-            phone.bring_to_front()
-            for card in deck[n * 10 : n * 10 + 10]:
-                before = _board(url)["seq"]
-                _ready(phone)
-                _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
-                _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
-        rows = _board(url)["counters"]
-        assert rows["illegal"] == 0, rows
-        board = _board(url)
-        assert [(p["who"], p["verb"]) for p in board["prompts"]] == [("anna", "start")], board["prompts"]
-        anna = phones["anna"]
-        anna.bring_to_front()
-        before = _board(url)["seq"]
-        anna.locator('[data-tap="prompt:start"]').click()  # the prompt is the whole move: one tap
-        _until(lambda: _board(url)["seq"] > before, "Start!")
-        assert _board(url)["scoreboard"]["phase"] == "playing"
-        for phone in phones.values():
-            assert phone.evaluate(PRESSED) == 0
-            phone.context.close()
-
-        # Abandoned for Everest with two players: plans tapped in on their own pages.
-        _start_game(console, url, "everest", ["anna", "ben"])
-        phones = _phones(chromium, console, url, errors)
-        for player, phone in phones.items():
-            assert _play_something(phone, url), f"{player} could not plan"
-            phone.context.close()
-        board = _board(url)
-        assert board["game"] == "everest" and board["players"] == ["anna", "ben"]
-
-        # Horrible Mountain 2: the console taps the Evil Master, the Table Cards slot by slot and the
-        # colours; each player taps the three cards dealt to them; then the cubes are placed.
-        _start_game(console, url, "horrible-mountain-2", ["anna", "ben"])
-        table = _board(url)["scoreboard"]
-        on_table = {slot["card"] for slot in table.get("table", []) if isinstance(slot, dict) and slot.get("card")}
-        rest = [c for c in get_game("horrible-mountain-2").deck() or () if c not in on_table]
-        phones = _phones(chromium, console, url, errors)
-        for n, (player, phone) in enumerate(phones.items()):
-            phone.bring_to_front()
-            for card in rest[n * 3 : n * 3 + 3]:
-                before = _board(url)["seq"]
-                _ready(phone)
-                _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
-                _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
-        assert _board(url)["counters"]["illegal"] == 0
-        assert [p["verb"] for p in _board(url)["prompts"]] == ["place"]
-        for phone in phones.values():
-            assert phone.evaluate(PRESSED) == 0
-            phone.context.close()
-
-        # The Mountain, solitaire: the pyramid and the health pile lie face up and are tapped in.
-        _start_game(console, url, "the-mountain", ["anna"])
-        board = _board(url)
-        assert board["players"] == ["anna"] and board["scoreboard"]["health"] == 10
-        assert console.evaluate(PRESSED) == 0
-
-        # Escape House, six players (four new names typed once): the console taps the card set and
-        # the face-up main puzzle; each player taps the four cards dealt to them; the room decks and
-        # the face-down puzzles stay unknown until a card is drawn, cleared or turned up.
-        _start_game(console, url, "escape-house", list(HOUSE_HANDS))
-        board = _board(url)
-        assert board["players"] == list(HOUSE_HANDS) and board["scoreboard"]["main_left"] == 7
-        assert sorted(p["who"] for p in board["prompts"]) == sorted(HOUSE_HANDS)
-        phones = _phones(chromium, console, url, errors)
-        for player, phone in phones.items():
-            phone.bring_to_front()
-            for card in HOUSE_HANDS[player]:
-                before = _board(url)["seq"]
-                _ready(phone)
-                _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
-                _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
-        board = _board(url)
-        assert board["counters"]["illegal"] == 0 and board["scoreboard"]["phase"] == "explore"
-        assert board["scoreboard"]["hand_sizes"] == {p: 4 for p in HOUSE_HANDS}
-        assert _play_something(phones["anna"], url), phones["anna"].locator("[data-builder]").inner_text()
-        for phone in phones.values():
-            assert phone.evaluate(PRESSED) == 0
-            phone.context.close()
+        for game_id in games:  # each abandoned for the next
+            spec = specs()[game_id]
+            _game_turn(chromium, console, url, game_id, scene(spec).evening_for(spec.game), errors)
+            assert console.evaluate(PRESSED) == 0, f"a key was pressed on the console during {game_id}"
     finally:
         context.close()
     assert errors == []
     logs = sorted(p for p in folder.iterdir() if p.suffix == ".sqlite" or p.name.endswith(".db"))
-    assert len(logs) == 6, logs  # the first Everest game, Escape Master, Everest, Horrible Mountain 2, The Mountain, Escape House
+    assert len(logs) == len(games) + 1, logs  # the first game, from the config, and one per game started
     for game_log in logs:
         verified = subprocess.run([sys.executable, "-m", "companion", "log", "verify", str(game_log)], capture_output=True, text=True)
         assert verified.returncode == 0, verified.stderr

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from companion.games import game_ids
 from tests.venue.conftest import Broker, broker  # noqa: F401  (the real-Mosquitto fixture)
 from tests.venue.tables import start_game_table, start_table, start_venue, wait_for
 
@@ -60,16 +61,14 @@ def test_the_venue_page_lists_tables_opens_one_and_shows_standings(tmp_path: Pat
             t.service.stop()
 
 
-GAMES = ("escape-master", "escape-house", "everest", "horrible-mountain-2", "the-mountain")
-
-
 def test_every_game_shows_its_headline_figures(tmp_path: Path, broker: Broker, page: Any) -> None:  # noqa: F811
-    services = [start_game_table(tmp_path, f"g{i}", broker.port, game) for i, game in enumerate(GAMES)]
+    games = game_ids()  # every registered game, the toy one too
+    services = [start_game_table(tmp_path, f"g{i}", broker.port, game) for i, game in enumerate(games)]
     venue = start_venue(tmp_path, broker.port)
     try:
-        assert wait_for(lambda: len(venue.store.tables("cafe")) == len(GAMES))
+        assert wait_for(lambda: len(venue.store.tables("cafe")) == len(games))
         page.goto(venue.url)
-        for i, game in enumerate(GAMES):
+        for i, game in enumerate(games):
             # the game's own figures, read from its published scoreboard (not the generic fallback)
             headline = page.wait_for_selector(f'li.table-tile[data-table="g{i}"] dl.headline[data-game="{game}"]', timeout=60_000)
             assert "—" not in headline.inner_text(), (game, headline.inner_text())

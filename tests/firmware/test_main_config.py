@@ -38,3 +38,56 @@ def test_main_pins_do_not_clash_and_the_layout_is_valid(monkeypatch: Any) -> Non
     # The firmware accepts the layout as main.py hands it over (two neighbouring piles are refused).
     tcarray.ArrayFirmware([object()] * 16, lambda line: None, lambda: 0, kinds=main.KINDS, neighbours=main.NEIGHBOURS)
     sys.modules.pop("main", None)
+
+
+class _Builtin:
+    desc_dev = b"\x12\x01device"
+    desc_cfg = b"\x09\x02config"
+
+
+class _USBDevice:
+    """machine.USBDevice as MicroPython 1.23+ documents it: a singleton with the built-in driver's descriptors."""
+
+    BUILTIN_DEFAULT = _Builtin()
+    made: list["_USBDevice"] = []
+
+    def __init__(self) -> None:
+        self.builtin_driver: object = None
+        self.calls: list[tuple[str, object]] = []
+        _USBDevice.made.append(self)
+
+    def active(self, value: bool) -> None:
+        self.calls.append(("active", value))
+
+    def config(self, desc_dev: bytes, desc_cfg: bytes, desc_strs: dict[int, str]) -> None:
+        self.calls.append(("config", (desc_dev, desc_cfg, desc_strs)))
+
+
+def run_boot(monkeypatch: Any, jumper: int, usb: bool) -> list[_USBDevice]:
+    class Pin(_Pin):
+        def value(self, *args: Any) -> int:
+            return jumper
+
+    machine = types.ModuleType("machine")
+    machine.Pin = Pin  # type: ignore[attr-defined]
+    if usb:
+        machine.USBDevice = _USBDevice  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "machine", machine)
+    _USBDevice.made = []
+    sys.modules.pop("boot", None)
+    importlib.import_module("boot")
+    sys.modules.pop("boot", None)
+    return _USBDevice.made
+
+
+def test_boot_names_the_usb_port_keeping_the_builtin_serial_driver(monkeypatch: Any) -> None:
+    (usbd,) = run_boot(monkeypatch, jumper=1, usb=True)
+    assert usbd.builtin_driver is _USBDevice.BUILTIN_DEFAULT
+    assert usbd.calls[0] == ("active", False) and usbd.calls[-1] == ("active", True)  # configured while inactive
+    (config,) = [args for name, args in usbd.calls if name == "config"]
+    assert config == (_Builtin.desc_dev, _Builtin.desc_cfg, {2: "TC reader array"})
+
+
+def test_boot_leaves_usb_alone_for_flashing_or_on_an_older_micropython(monkeypatch: Any) -> None:
+    assert run_boot(monkeypatch, jumper=0, usb=True) == []  # the maintenance jumper is fitted
+    assert run_boot(monkeypatch, jumper=1, usb=False) == []  # no machine.USBDevice: nothing to do, no error

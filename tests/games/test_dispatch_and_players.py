@@ -3,7 +3,7 @@ the game does not have, and one "is this a player" check citing each game's own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,45 +13,7 @@ from companion.contract.dispatch import MoveTable
 from companion.contract.players import not_a_player
 from companion.core import Header, Move, Verdict
 from companion.core.errors import CompanionError, NotationError, UnknownMoveError
-from companion.games import get_game
-from companion.games.escape_house.engine import MOVES as ESCAPE_HOUSE_MOVES
-from companion.games.escape_house.playout import random_playout as escape_house_playout
-from companion.games.escape_master.engine import MOVES as ESCAPE_MASTER_MOVES
-from companion.games.escape_master.playout import random_playout as escape_master_playout
-from companion.games.everest.engine import MOVES as EVEREST_MOVES
-from companion.games.everest.moves import Roll
-from companion.games.everest.playout import random_playout as everest_playout
-from companion.games.horrible_mountain_2.engine import MOVES as HORRIBLE_MOUNTAIN_2_MOVES
-from companion.games.horrible_mountain_2.playout import random_playout as horrible_mountain_2_playout
-from companion.games.the_mountain.engine import MOVES as THE_MOUNTAIN_MOVES
-from companion.games.the_mountain.moves import EndTurn
-from companion.games.the_mountain.playout import random_playout as the_mountain_playout
-
-Playout = Callable[[int, int], tuple[Header, Iterable[Move]]]
-
-PLAYOUTS: dict[str, Playout] = {
-    "escape-master": escape_master_playout,
-    "horrible-mountain-2": horrible_mountain_2_playout,
-    "the-mountain": the_mountain_playout,
-    "everest": everest_playout,
-    "escape-house": escape_house_playout,
-}
-
-TABLES: dict[str, MoveTable[Any]] = {
-    "escape-master": ESCAPE_MASTER_MOVES,
-    "horrible-mountain-2": HORRIBLE_MOUNTAIN_2_MOVES,
-    "the-mountain": THE_MOUNTAIN_MOVES,
-    "everest": EVEREST_MOVES,
-    "escape-house": ESCAPE_HOUSE_MOVES,
-}
-
-PLAYER_RULE = {  # each game's own id for "is this a player" (old logs cite them)
-    "escape-master": "EM-WHO",
-    "horrible-mountain-2": "HM2-TURN",
-    "the-mountain": "TM-SOLO",
-    "everest": "EV-PLAYER",
-    "escape-house": "EH-PLAYER",
-}
+from companion.games import game_ids, get_game, get_spec
 
 
 @dataclass(frozen=True)
@@ -61,10 +23,18 @@ class Wave(Move):
     verb = "wave"
 
 
+@dataclass(frozen=True)
+class Shrug(Move):
+    """Another move no game has, with a field."""
+
+    verb = "shrug"
+    how: str = "slowly"
+
+
 def _states(game_id: str, upto: int) -> Iterable[tuple[Any, Header, Move]]:
     """The states along a seeded playout, each with the legal move made next."""
     game = get_game(game_id)
-    header, moves = PLAYOUTS[game_id](3, upto)
+    header, moves = get_spec(game_id).playout(3, upto)
     state = game.new_state(header)
     for move in list(moves)[:upto]:
         yield state, header, move
@@ -72,26 +42,30 @@ def _states(game_id: str, upto: int) -> Iterable[tuple[Any, Header, Move]]:
         assert verdict.ok, verdict
 
 
-def _foreign(game_id: str) -> Move:
-    """A real move of another game."""
-    return EndTurn() if game_id == "everest" else Roll(by="anna", value="3")
+DISPATCHED = [g for g in game_ids() if get_game(g).move_table is not None]
 
 
-@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+def test_every_game_of_this_tree_dispatches_through_its_move_table() -> None:
+    assert {g for g in game_ids() if get_spec(g).package.startswith("companion.games.")} <= set(DISPATCHED)
+
+
+@pytest.mark.parametrize("game_id", DISPATCHED)
 def test_every_move_type_of_a_game_has_its_check_and_apply_in_its_table(game_id: str) -> None:
     game = get_game(game_id)
-    assert sorted(t.__name__ for t in TABLES[game_id].move_types) == sorted(t.__name__ for t in game.move_types)
-    assert set(TABLES[game_id].move_types) == set(game.move_types)
-    assert TABLES[game_id].game == game.title
+    table = game.move_table
+    assert table is not None
+    assert sorted(t.__name__ for t in table.move_types) == sorted(t.__name__ for t in game.move_types)
+    assert set(table.move_types) == set(game.move_types)
+    assert table.game == game.title
 
 
-@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+@pytest.mark.parametrize("game_id", DISPATCHED)
 def test_a_move_the_game_does_not_have_is_refused_one_way_by_check_and_apply(game_id: str) -> None:
     game = get_game(game_id)
     for n, (state, header, _) in enumerate(_states(game_id, 40)):
         if n % 13:
             continue
-        for stranger in (Wave(by=header.players[0]), Wave(), _foreign(game_id)):
+        for stranger in (Wave(by=header.players[0]), Wave(), Shrug(by=header.players[-1])):
             for ask in (game.check, game.judge, game.apply):
                 with pytest.raises(UnknownMoveError, match=f'"{stranger.verb}" .* is not a move of {game.title}'):
                     ask(state, stranger)
@@ -101,15 +75,16 @@ def test_the_refusal_of_an_unknown_move_is_a_notation_error_the_session_logs() -
     assert issubclass(UnknownMoveError, NotationError) and issubclass(UnknownMoveError, CompanionError)
 
 
-@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if get_game(g).player_rule])
 def test_a_move_by_someone_not_at_the_table_cites_the_games_own_player_rule(game_id: str) -> None:
     game = get_game(game_id)
+    assert game.player_rule in game.rules
     asked = 0
     for state, _, move in _states(game_id, 60):
         if move.by is None:
             continue
         verdict = game.judge(state, move.replace(by="zed"))
-        assert verdict.rules == (PLAYER_RULE[game_id],), (move, verdict)
+        assert verdict.rules == (game.player_rule,), (move, verdict)
         asked += 1
     assert asked >= 10
 

@@ -13,8 +13,9 @@ from companion.games.escape_house.playout import random_playout
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 from tests.games.test_escape_house_support import COVERED
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "escape-house"
+DATA = get_spec("escape-house").path("acceptance")
 GAMES = sorted(DATA.glob("*.jsonl"))
 
 
@@ -54,7 +55,7 @@ def test_a_determined_table_can_escape() -> None:
     for move in moves:
         state = GAME.apply(state, move)
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["won"] is True and outcome.result["escaped"]
+    assert outcome is not None and outcome.to_json()["won"] is True and outcome.to_json()["escaped"]
 
 
 def test_playouts_with_illegal_attempts_refuse_them_and_go_on() -> None:

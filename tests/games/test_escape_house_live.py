@@ -13,13 +13,14 @@ import random
 
 import pytest
 
-from companion.core import Observation, ObservationKind, Zone, ZoneKind
+from companion.core import Observation, ObservationKind, Zone
 from companion.core.errors import SetupError
 from companion.games.escape_house import GAME
 from companion.games.escape_house.moves import Dealt, Draw, Flip, MoveTo
 from companion.games.escape_house.options import EscapeHouseOptions
 from companion.games.escape_house.playout import as_live_table, random_playout
 from companion.games.escape_house.state import Phase
+from companion.games.escape_house.table import TAP_PAD
 
 SIX = ("anna", "ben", "cleo", "dev", "eli", "fay")
 
@@ -55,7 +56,7 @@ def test_a_live_table_judges_every_move_as_the_full_setup_does(seed: int) -> Non
             assert GAME.scoreboard(live) == GAME.scoreboard(full), GAME.codec.to_json(move)
     assert GAME.outcome(live) == GAME.outcome(full) and GAME.outcome(full) is not None
     if seed == 154:  # the determined table escapes: every main puzzle but the first was turned up live
-        assert GAME.outcome(live).result["won"] and flips == len(header.setup["main"]) - 1  # type: ignore[union-attr]
+        assert GAME.outcome(live).to_json()["won"] and flips == len(header.setup["main"]) - 1  # type: ignore[union-attr]
 
 
 HANDS = {
@@ -135,7 +136,7 @@ def test_the_next_main_puzzle_tapped_on_the_tap_pad_is_its_flip() -> None:
             break
         state = GAME.play(state, move)[1]
     assert state.needs_flip()
-    payload = {**Zone("tap", ZoneKind.TAP_PAD).payload(), "event": "arrive", "uid": "04a1b2c3", "card": move.card}
+    payload = {**Zone("tap", TAP_PAD).payload(), "event": "arrive", "uid": "04a1b2c3", "card": move.card}
     got = GAME.interpret(state, Observation("nfc:tap", 3.0, ObservationKind.TAG, payload))
     assert got == Flip(card=move.card, t=3.0) and GAME.judge(state, got).ok
     assert GAME.scoreboard(GAME.apply(state, got))["main_puzzle"]["id"] == move.card

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from companion.core import Termination
 from companion.games.escape_house import GAME
 from companion.games.escape_house.state import MAIN_ROOM, Phase, State
 from tests.games.test_escape_house_support import (
@@ -193,7 +194,8 @@ def test_three_clocks_lose_the_game_for_everyone() -> None:
     assert state.clocks == 2 and GAME.outcome(state) is None  # not every penalty is a clock
     state = play(resolved(to_action(state)), mv(None, "end_round"), mv(None, "penalty", card="clock-3"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"won": False, "escaped": []} and outcome.winners == ()
+    assert outcome is not None and outcome.to_json() == {"won": False, "escaped": []} and outcome.winners == ()
+    assert outcome.termination is Termination.OVERRUN
     assert GAME.scoreboard(state)["clocks"] == 3 and GAME.prompts(state) == ()
     assert GAME.judge(state, mv(A, "move", room="library")).rules == ("GAME-OVER",)
 
@@ -205,12 +207,14 @@ def test_clearing_the_last_main_puzzle_frees_the_living() -> None:
     last = state.but(main=("front-door",))
     won = play(last, mv(None, "clear", puzzle="front-door", by=["betray-1"]))
     outcome = GAME.outcome(won)
-    assert outcome is not None and outcome.result == {"won": True, "escaped": [A, C, D, E, F_]}
+    assert outcome is not None and outcome.to_json() == {"won": True, "escaped": [A, C, D, E, F_]}
     assert outcome.winners == (A, C, D, E, F_) and GAME.scoreboard(won)["main_left"] == 0
+    assert outcome.termination is Termination.ESCAPED
 
 
 def test_everyone_sacrificed_is_a_loss() -> None:
     state = to_action(loose()).but(alive=(A, B), where={A: MAIN_ROOM, B: MAIN_ROOM}, sacrificed=(C, D, E, F_))
     state = resolved(state, mv(A, "play", card="betray-1", target=B), mv(B, "play", card="betray-2", target=A))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"won": False, "escaped": []}
+    assert outcome is not None and outcome.to_json() == {"won": False, "escaped": []}
+    assert outcome.termination is Termination.ALL_SACRIFICED

@@ -7,14 +7,16 @@ from typing import Any
 
 import pytest
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
+from companion.core import Observation, ObservationKind, Unexplained, Zone
 from companion.core.errors import NotationError
+from companion.core.zones import HAND_PAD
 from companion.games.escape_house import GAME
 from companion.games.escape_house.moves import Clear, Penalty, Reveal
 from companion.games.escape_house.state import State
+from companion.games.escape_house.table import TAP_PAD
 from tests.games.test_escape_house_support import A, B, C, HANDS, loose, mv, new, play, resolved, to_action
 
-TAP = Zone("tap", ZoneKind.TAP_PAD)
+TAP = Zone("tap", TAP_PAD)
 
 
 def tap(card: str | None, event: str = "arrive", zone: Zone = TAP, t: float = 12.5) -> Observation:
@@ -60,7 +62,7 @@ def test_unknown_and_unenrolled_tags_are_unexplained_naming_the_zone() -> None:
     assert isinstance(got, Unexplained) and got.zone == "tap" and "enrol" in got.fix
     got = GAME.interpret(state, tap("QS"))
     assert isinstance(got, Unexplained) and '"QS"' in got.what
-    pad = Zone("hand-anna", ZoneKind.HAND_PAD, player=A)
+    pad = Zone("hand-anna", HAND_PAD, player=A)
     got = GAME.interpret(state, tap("key-1", zone=pad))
     assert isinstance(got, Unexplained) and got.zone == "hand-anna"
 

@@ -13,21 +13,23 @@ from typing import Any
 import pytest
 
 from companion.entry.builder import Builder, Draft, field_specs
-from companion.core.picks import Pick
+from companion.core.picks import GENERIC
+from companion.games.escape_master.picks import PICKS
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
 from companion.log.notation import read_notation
 from tests.entry_driver import Unreachable, tap_in
 from tests.games.test_escape_master_story import ben_draws_a_story
 from tests.games.test_escape_master_support import A, B, C, dealt, header, mv, ok, started
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "escape-master"
+DATA = get_spec("escape-master").path("acceptance")
 DECK = sorted(GAME.deck())
 
 
 def offer(state: State, viewer: str | None, by: str | None, **draft: Any) -> dict[str, Any]:
     players = state.table.players
-    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by))
+    return Builder(GAME, state, players, viewer).offer(Draft.from_json(draft or None, by)).to_json()
 
 
 @pytest.mark.parametrize("move_type", GAME.move_types, ids=lambda t: t.verb)
@@ -68,7 +70,7 @@ def _pickers(state: State, viewer: str) -> str:
         if field_specs(move_type):
             shown.append(offer(state, viewer, viewer, verb=move_type.verb))
             shown.append(offer(state, viewer, viewer, verb=move_type.verb, every=True))
-    for pick in Pick:
+    for pick in (*GENERIC, *PICKS):
         shown += [[c.to_json() for c in GAME.choices(state, viewer, viewer, pick, every) or ()] for every in (False, True)]
     return json.dumps(shown, sort_keys=True)
 

@@ -24,9 +24,10 @@ from companion.games.escape_master.playout import random_playout
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 from tests.games.test_escape_master_support import A, B, C, D, COVERED, dealt, header, mv, ok, started
+from companion.games import get_spec
 
 ROOT = Path(__file__).parents[2]
-DATA = Path(__file__).parent / "data" / "escape-master"
+DATA = get_spec("escape-master").path("acceptance")
 TEN = {A: ["start-1", "teen-8", "teen-9", "robot-10", "joe-J", "teen-3", "teen-4", "trap-up-1", "escape-1", "wisdom-1"],
        B: ["start-2", "robot-6", "robot-5", "mouse-8", "robot-8", "doom-K", "joe-2", "escape-discard-1", "dead-end",
            "ninja-Q"]}
@@ -319,7 +320,7 @@ def test_every_rule_has_a_legal_and_an_illegal_test() -> None:
 
 
 def test_every_rule_option_and_verb_is_documented() -> None:
-    doc = (ROOT / "docs" / "games" / "escape-master.md").read_text(encoding="utf-8")
+    doc = get_spec("escape-master").path("GAME.md").read_text(encoding="utf-8")
     for rule in GAME.rules.values():
         assert f"`{rule.id}`" in doc, rule.id
     for name, _, _ in option_fields(GAME.options_type):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core import Termination
 from companion.games.escape_master import GAME
 from companion.games.escape_master import rules as R
 from companion.games.escape_master.state import State
@@ -154,8 +155,8 @@ def test_the_game_ends_at_the_breaking_point_fewest_faults_win() -> None:
     assert GAME.outcome(going) is None  # 5 faults: not yet
     state = over(options={"breaking_point": 5})
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.winners == (A,)
-    assert outcome.result == {"winner": A, "reason": "ben reached the Breaking Point with 5 faults; fewest faults: 0"}
+    assert outcome is not None and outcome.winners == (A,) and outcome.termination is Termination.BREAKING_POINT
+    assert outcome.to_json() == {"winner": A, "reason": "ben reached the Breaking Point with 5 faults; fewest faults: 0"}
     assert GAME.scoreboard(state)["phase"] == "game_over"
     assert GAME.judge(state, mv(B, "deal", hands={A: [], B: []})).rules == ("GAME-OVER",)
 
@@ -176,8 +177,9 @@ def test_players_tied_for_the_win_play_an_extra_round() -> None:
                mv(A, "play", card="start-1", pile="new", t=1.0), mv(A, "play", card="teen-8", pile=1, t=2.0),
                mv(A, "out", t=3.0), mv(None, "end_round"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {
+    assert outcome is not None and outcome.to_json() == {
         "winner": A, "reason": "the extra round for the tie decides; fewest faults: 0"}
+    assert outcome.termination is Termination.TIE_ROUND
     assert GAME.scoreboard(state)["faults"] == {A: 0, B: 2, C: 3}
 
 
@@ -188,7 +190,7 @@ def test_without_the_extra_round_a_tie_shares_the_win() -> None:
                mv(A, "play", card="start-1", pile="new", t=1.0), mv(B, "play", card="start-2", pile="new", t=1.0),
                mv(A, "out", t=1.1), mv(B, "out", t=1.2), mv(None, "end_round"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["winner"] == [A, B] and outcome.winners == (A, B)
+    assert outcome is not None and outcome.to_json()["winner"] == [A, B] and outcome.winners == (A, B)
 
 
 @covers(R.FIXED_ROUNDS, "legal", "illegal")
@@ -199,7 +201,8 @@ def test_fixed_rounds_replace_the_breaking_point() -> None:
                mv(A, "play", card="start-1", pile="new", t=1.0), mv(A, "play", card="teen-8", pile=1, t=2.0),
                mv(A, "out", t=3.0), mv(None, "end_round"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": A, "reason": "the 2 fixed rounds are played; fewest faults: 0"}
+    assert outcome is not None and outcome.to_json() == {"winner": A, "reason": "the 2 fixed rounds are played; fewest faults: 0"}
+    assert outcome.termination is Termination.LAST_ROUND
 
 
 @covers(R.EARLY_END, "legal", "illegal")
@@ -215,7 +218,8 @@ def test_early_end_when_the_doom_pile_holds_every_doom_master() -> None:
                mv(A, "play", card="start-1", pile="new", t=1.0), mv(A, "play", card="teen-8", pile=1, t=2.0),
                mv(A, "out", t=3.0), mv(None, "end_round"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["reason"].startswith("the Doom pile holds every Doom Master card")
+    assert outcome is not None and outcome.to_json()["reason"].startswith("the Doom pile holds every Doom Master card")
+    assert outcome.termination is Termination.DOOM_PILE
 
 
 @covers(R.ALLIANCE, "legal", "illegal")
@@ -233,7 +237,7 @@ def test_a_team_round_ends_when_both_members_are_out_and_team_scores_decide() ->
     assert board["teams"] == [{"players": [A, C], "faults": 0, "round_faults": 0},
                               {"players": [B, D], "faults": 3, "round_faults": 3}]
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {
+    assert outcome is not None and outcome.to_json() == {
         "winner": [A, C], "reason": "ben & dora reached the Breaking Point with 3 faults; fewest faults: 0"}
 
 

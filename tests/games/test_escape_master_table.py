@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
+from companion.core.errors import ObservationError
+from companion.core.zones import DRAW_PILE, HAND_PAD, PILE
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
+from companion.games.escape_master.table import ACTION_PAD, HISTORY_PAD
+from companion.games.horrible_mountain_2.table import TABLE_SLOT
 from tests.games.test_escape_master_support import A, B, dealt, mv, ok, started
 
 HANDS = {
@@ -22,11 +28,11 @@ def tag(zone: Zone, card: str | None, t: float, event: str = "arrive") -> Observ
 
 
 def pile(n: int | None) -> Zone:
-    return Zone("pile-new" if n is None else f"pile-{n}", ZoneKind.PILE, index=n)
+    return Zone("pile-new" if n is None else f"pile-{n}", PILE, index=n)
 
 
 def pad(kind: ZoneKind, player: str) -> Zone:
-    prefix = {ZoneKind.HAND_PAD: "hand", ZoneKind.ACTION_PAD: "action", ZoneKind.HISTORY_PAD: "history"}[kind]
+    prefix = {HAND_PAD: "hand", ACTION_PAD: "action", HISTORY_PAD: "history"}[kind]
     return Zone(f"{prefix}-{player}", kind, player=player)
 
 
@@ -70,7 +76,7 @@ def test_a_half_lifted_off_the_pile_goes_back_to_the_hand() -> None:
     state = ok(seven(), mv(A, "play", card="teen-8", pile=1, t=2.0), mv(A, "half", card="teen-3", pile=1, t=3.0))
     assert read(state, tag(pile(1), "teen-3", 4.0, "depart")) == {"by": A, "do": "withdraw", "card": "teen-3", "t": 4.0}
     assert read(state, tag(pile(1), "teen-8", 4.0, "depart")) is None
-    assert read(state, tag(pad(ZoneKind.HAND_PAD, A), "teen-3", 4.0)) == {"by": A, "do": "withdraw", "card": "teen-3", "t": 4.0}
+    assert read(state, tag(pad(HAND_PAD, A), "teen-3", 4.0)) == {"by": A, "do": "withdraw", "card": "teen-3", "t": 4.0}
 
 
 def test_a_face_card_twin_a_moment_later_makes_a_pair() -> None:
@@ -85,28 +91,28 @@ def test_a_face_card_twin_a_moment_later_makes_a_pair() -> None:
 
 def test_hand_pads_deal_before_start_and_draw_during_play() -> None:
     state = dealt(HANDS)
-    assert read(state, tag(pad(ZoneKind.HAND_PAD, B), "mouse-3", 0.5)) == {"by": B, "do": "dealt", "card": "mouse-3", "t": 0.5}
-    assert read(state, tag(pad(ZoneKind.HAND_PAD, B), "teen-8", 0.5)) == {
+    assert read(state, tag(pad(HAND_PAD, B), "mouse-3", 0.5)) == {"by": B, "do": "dealt", "card": "mouse-3", "t": 0.5}
+    assert read(state, tag(pad(HAND_PAD, B), "teen-8", 0.5)) == {
         "by": A, "do": "pass_card", "cards": ["teen-8"], "to": B, "t": 0.5}
     state = seven()
-    assert read(state, tag(pad(ZoneKind.HAND_PAD, B), "mouse-3", 2.0)) == {"by": B, "do": "draw", "card": "mouse-3", "t": 2.0}
-    assert read(state, tag(pad(ZoneKind.HAND_PAD, B), "robot-8", 2.0)) is None  # tapped again
+    assert read(state, tag(pad(HAND_PAD, B), "mouse-3", 2.0)) == {"by": B, "do": "draw", "card": "mouse-3", "t": 2.0}
+    assert read(state, tag(pad(HAND_PAD, B), "robot-8", 2.0)) is None  # tapped again
 
 
 def test_action_and_history_pads() -> None:
     state = seven()
-    assert read(state, tag(pad(ZoneKind.ACTION_PAD, B), "trap-up-1", 2.0)) == {
+    assert read(state, tag(pad(ACTION_PAD, B), "trap-up-1", 2.0)) == {
         "by": A, "do": "trap", "card": "trap-up-1", "target": B, "t": 2.0}
     state = ok(state, mv(A, "trap", card="trap-up-1", target=B, t=2.0))
-    assert read(state, tag(pad(ZoneKind.ACTION_PAD, B), "escape-2", 3.0)) == {
+    assert read(state, tag(pad(ACTION_PAD, B), "escape-2", 3.0)) == {
         "by": B, "do": "escape", "card": "escape-2", "trap": "trap-up-1", "t": 3.0}
-    assert read(state, tag(pad(ZoneKind.HISTORY_PAD, B), "escape-2", 3.0)) == {"by": B, "do": "escape", "card": "escape-2", "t": 3.0}
+    assert read(state, tag(pad(HISTORY_PAD, B), "escape-2", 3.0)) == {"by": B, "do": "escape", "card": "escape-2", "t": 3.0}
     state = ok(state, mv(B, "escape", card="escape-2", t=3.0))
-    assert read(state, tag(pad(ZoneKind.HISTORY_PAD, B), "trap-up-1", 3.5)) is None  # moved over with its Escape
-    assert read(state, tag(pad(ZoneKind.HISTORY_PAD, B), "dead-end", 4.0)) == {
+    assert read(state, tag(pad(HISTORY_PAD, B), "trap-up-1", 3.5)) is None  # moved over with its Escape
+    assert read(state, tag(pad(HISTORY_PAD, B), "dead-end", 4.0)) == {
         "by": B, "do": "discard_special", "cards": ["dead-end"], "t": 4.0}
-    assert read(state, tag(pad(ZoneKind.HISTORY_PAD, A), "joe-9", 4.0)) == {"by": A, "do": "discard", "card": "joe-9", "t": 4.0}
-    found = GAME.interpret(state, tag(pad(ZoneKind.ACTION_PAD, B), "lumberjack-4", 4.0))
+    assert read(state, tag(pad(HISTORY_PAD, A), "joe-9", 4.0)) == {"by": A, "do": "discard", "card": "joe-9", "t": 4.0}
+    found = GAME.interpret(state, tag(pad(ACTION_PAD, B), "lumberjack-4", 4.0))
     assert isinstance(found, Unexplained) and found.zone == "action-ben"
 
 
@@ -116,12 +122,14 @@ def test_unknown_tags_and_zones_are_unexplained() -> None:
     assert isinstance(found, Unexplained) and found.zone == "pile-2" and "enrol" in found.fix
     found = GAME.interpret(state, tag(pile(2), "teen-99", 2.0))
     assert isinstance(found, Unexplained) and "teen-99" in found.what
-    found = GAME.interpret(state, tag(Zone("slot-3", ZoneKind.TABLE_SLOT, index=3), "teen-8", 2.0))
+    found = GAME.interpret(state, tag(Zone("slot-3", TABLE_SLOT, index=3), "teen-8", 2.0))
     assert isinstance(found, Unexplained) and found.zone == "slot-3"
-    found = GAME.interpret(state, tag(Zone("hand-zoe", ZoneKind.HAND_PAD, player="zoe"), "teen-8", 2.0))
+    found = GAME.interpret(state, tag(Zone("hand-zoe", HAND_PAD, player="zoe"), "teen-8", 2.0))
     assert isinstance(found, Unexplained)
-    assert GAME.interpret(state, Observation("camera", 2.0, ObservationKind.VISION, {**pile(1).payload(), "state": {}})) is None
-    assert GAME.interpret(state, tag(Zone("draw", ZoneKind.DRAW_PILE), "joe-5", 2.0)) is None
+    assert GAME.interpret(state, Observation("camera", 2.0, ObservationKind.VISION, {**pile(1).payload(), "state": {"occupied": True}})) is None
+    with pytest.raises(ObservationError, match="state holds nothing"):  # read before any game looks at it
+        GAME.interpret(state, Observation("camera", 2.0, ObservationKind.VISION, {**pile(1).payload(), "state": {}}))
+    assert GAME.interpret(state, tag(Zone("draw", DRAW_PILE), "joe-5", 2.0)) is None
 
 
 def test_notation_moves_pass_through_with_the_observation_time() -> None:

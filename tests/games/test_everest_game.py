@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from companion.core import Observation, ObservationKind, Unexplained
-from companion.core.errors import SetupError
+from companion.core.errors import ObservationError, SetupError
 from companion.contract.game import option_fields
 from companion.games import get_game
 from companion.games.everest import GAME
@@ -19,8 +19,9 @@ from companion.games.everest.moves import EndRound, Order, Plan, PlanCoin, Roll
 from companion.games.everest.playout import random_playout
 from companion.log.notation import read_notation
 from tests.games.test_everest_support import COVERED, A, B, C, D, at, covers, header, placed, plans, start
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "everest"
+DATA = get_spec("everest").path("acceptance")
 
 
 def test_registered_under_its_id() -> None:
@@ -157,10 +158,17 @@ def test_camera_disagreeing_names_the_yeti_and_where_to_put_it() -> None:
     assert isinstance(missing, Unexplained) and missing.fix == "put dev's yeti on (1,2)"
     stranger = GAME.interpret(state, grid({A: [1, 5], B: [8, 5], C: [8, 2], D: [1, 2], "zoe": [2, 2]}))
     assert isinstance(stranger, Unexplained) and "zoe" in stranger.what
-    junk = GAME.interpret(state, grid({A: "top", B: [8, 5], C: [8, 2], D: [1, 2]}))
-    assert isinstance(junk, Unexplained) and "unreadable" in junk.what
-    nothing = GAME.interpret(state, grid("nope"))
-    assert isinstance(nothing, Unexplained)
+
+
+def test_a_camera_report_that_cannot_be_read_is_an_error_naming_what_is_wrong() -> None:
+    state = start()
+    with pytest.raises(ObservationError, match=r"state\.pawns\.anna: an unreadable square 'top'"):
+        GAME.interpret(state, grid({A: "top", B: [8, 5], C: [8, 2], D: [1, 2]}))
+    with pytest.raises(ObservationError, match="state.pawns must map each player to a square"):
+        GAME.interpret(state, grid("nope"))
+    cards = Observation("camera", 1.0, ObservationKind.VISION, {"zone": "grid", "zone_kind": "grid", "state": {"occupied": True}})
+    seen = GAME.interpret(state, cards)  # a view the camera can give, but not of a grid
+    assert isinstance(seen, Unexplained) and "no pawns" in seen.what
 
 
 def test_a_pawn_the_camera_cannot_see_is_not_judged_the_others_are() -> None:
@@ -221,7 +229,7 @@ def test_a_game_can_be_won_in_a_playout() -> None:
     for move in moves:
         _, state = GAME.play(state, move)
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "blue"}
+    assert outcome is not None and outcome.to_json() == {"winner": "blue"}
 
 
 @pytest.mark.parametrize("name", ["whole-game", "table-notches-playout", "three-way-conflict", "playout-conflicts"])
@@ -236,7 +244,7 @@ def test_data_games_replay_as_expected(name: str) -> None:
 
 
 def test_the_whole_game_key_lines() -> None:
-    """The acceptance game, checked by hand against the rulebook (see docs/games/everest.md)."""
+    """The acceptance game, checked by hand against the rulebook (see companion/games/everest/GAME.md)."""
     with open(DATA / "whole-game.jsonl", encoding="utf-8") as handle:
         record = read_notation(handle)
     state = GAME.new_state(record.header)
@@ -257,12 +265,12 @@ def test_the_whole_game_key_lines() -> None:
         38: ("GAME-OVER",),
     }
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "dev"}
+    assert outcome is not None and outcome.to_json() == {"winner": "dev"}
     assert GAME.scoreboard(state)["round"] == 4
 
 
 def test_the_three_way_conflict_key_lines() -> None:
-    """Issue #17's acceptance game, checked by hand (docs/games/everest.md, "Acceptance games")."""
+    """Issue #17's acceptance game, checked by hand (companion/games/everest/GAME.md, "Acceptance games")."""
     with open(DATA / "three-way-conflict.jsonl", encoding="utf-8") as handle:
         record = read_notation(handle)
     state = GAME.new_state(record.header)
@@ -283,7 +291,7 @@ def test_the_three_way_conflict_key_lines() -> None:
             assert (state.positions, state.damage) == (((2, 5), (2, 1), (8, 1), (3, 4)), (0, 0, 0, 0))
     assert refused == {6: ("EV-ROLL",), 12: ("EV-PLAYER",), 23: ("EV-ROLL",), 25: ("GAME-OVER",)}
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": "dev"}
+    assert outcome is not None and outcome.to_json() == {"winner": "dev"}
 
 
 # -- the catalogue --------------------------------------------------------------------------------------
@@ -303,7 +311,7 @@ def test_every_rule_has_a_legal_and_an_illegal_test() -> None:
 
 
 def test_every_rule_is_documented() -> None:
-    doc = (Path(__file__).parents[2] / "docs" / "games" / "everest.md").read_text(encoding="utf-8")
+    doc = get_spec("everest").path("GAME.md").read_text(encoding="utf-8")
     for rule in GAME.rules.values():
         assert f"`{rule.id}`" in doc, rule.id
     for name, _, _ in option_fields(GAME.options_type):

@@ -1,4 +1,4 @@
-"""The three cases the rulebook leaves open (issue #17), each read one way (docs/games/everest.md,
+"""The three cases the rulebook leaves open (issue #17), each read one way (companion/games/everest/GAME.md,
 "How the engine reads the rules")."""
 
 from __future__ import annotations

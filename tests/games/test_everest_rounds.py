@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from companion.core import Termination
 from companion.games.everest import GAME
 from companion.games.everest.state import EverestState, Phase
 from tests.games.test_everest_support import (
@@ -291,7 +292,8 @@ def on_the_peak() -> EverestState:
 def test_sole_occupant_of_the_peak_for_a_whole_round_wins() -> None:
     state = plans(on_the_peak(), anna=["sAN", "s2N", "s3N"])
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": A} and outcome.winners == (A,)
+    assert outcome is not None and outcome.to_json() == {"winner": A} and outcome.winners == (A,)
+    assert outcome.termination is Termination.GOAL
     assert state.phase is Phase.OVER and GAME.scoreboard(state)["winner"] == A
     assert GAME.judge(state, mv(None, "end_round")).rules == ("GAME-OVER",)
 

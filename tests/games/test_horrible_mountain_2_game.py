@@ -16,8 +16,9 @@ from companion.games.horrible_mountain_2.state import Phase
 from companion.log.notation import read_notation
 from companion.log.replay import replay
 from tests.games.test_horrible_mountain_2_support import COVERED
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "horrible-mountain-2"
+DATA = get_spec("horrible-mountain-2").path("acceptance")
 GAMES = sorted(DATA.glob("*.jsonl"))
 
 
@@ -114,7 +115,7 @@ def test_every_rule_quotes_its_passage() -> None:
 
 
 def test_the_docs_list_every_rule_option_and_verb() -> None:
-    docs = (Path(__file__).parents[2] / "docs" / "games" / "horrible-mountain-2.md").read_text(encoding="utf-8")
+    docs = get_spec("horrible-mountain-2").path("GAME.md").read_text(encoding="utf-8")
     for rule in GAME.rules.values():
         assert f"| `{rule.id}` | {rule.title} |" in docs
     for option in GAME.default_options():

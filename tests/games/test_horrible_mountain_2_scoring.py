@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from companion.core import Termination
 from companion.games.horrible_mountain_2 import GAME
 from companion.games.horrible_mountain_2.cards import COLOURS, DECK_SET
 from companion.games.horrible_mountain_2.options import Options
@@ -127,7 +128,7 @@ def test_a_tie_on_points_goes_to_the_better_poker_hand() -> None:
     board = GAME.scoreboard(state)["scores"]
     assert board[EVE]["total"] == board[ADAM]["total"] == 12
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": EVE, "reason": "tied on points; best poker hand"}
+    assert outcome is not None and outcome.to_json() == {"winner": EVE, "reason": "tied on points; best poker hand"}
 
 
 def test_same_kind_of_hand_compared_by_poker_ranks_or_not_by_option() -> None:
@@ -138,7 +139,7 @@ def test_same_kind_of_hand_compared_by_poker_ranks_or_not_by_option() -> None:
     scores = GAME.scoreboard(state)["scores"]
     assert scores[EVE]["total"] == scores[ADAM]["total"] == 11
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {"winner": ADAM, "reason": "tied on points; best poker hand"}
+    assert outcome is not None and outcome.to_json() == {"winner": ADAM, "reason": "tied on points; best poker hand"}
     # With hand_tiebreak "points" two full houses are equal; one Control Cube each: everybody loses.
     outcome = GAME.outcome(evolve(state, options=Options(hand_tiebreak="points")))
     assert outcome is not None and outcome.winners == ()
@@ -148,7 +149,7 @@ def test_a_further_tie_goes_to_the_most_control_cubes() -> None:
     # Two straights (6 each); Eve one cube on a 6, Adam two cubes on a 2 and a 4: 12 all.
     state = final("2S 3S 4S 5S 6H", "2H 3H 4H 5H 6S", "2C 3C 4C 5C 6C", "red orange yellow green blue", "blue", "red yellow")
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result == {
+    assert outcome is not None and outcome.to_json() == {
         "winner": ADAM,
         "reason": "tied on points and poker hand; most Control Cubes",
     }
@@ -159,5 +160,5 @@ def test_a_still_further_tie_and_everybody_loses() -> None:
     # Two straights, one cube each on a 6: 12 all, same hand, same number of cubes.
     state = final("2S 3S 4S 5S 6H", "2H 3H 4H 5H 6S", "2C 3C 4C 6D 6C", "red orange yellow green blue", "blue", "green")
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.winners == ()
-    assert outcome.result == {"winner": None, "reason": "tied on points, poker hand and Control Cubes: everybody loses"}
+    assert outcome is not None and outcome.winners == () and outcome.termination is Termination.DRAW_PILE_SPENT
+    assert outcome.to_json() == {"winner": None, "reason": "tied on points, poker hand and Control Cubes: everybody loses"}

@@ -6,17 +6,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from companion.games import specs
+
 import pytest
 
-DATA = Path(__file__).parent / "data"
-GAMES = sorted(DATA.glob("*/*.jsonl"))
+GAMES = [p for spec in specs().values() for p in spec.acceptance_files()]
 
 
 def test_there_are_acceptance_games() -> None:
-    assert len({p.parent.name for p in GAMES}) >= 4
+    assert {p.parent.parent.name for p in GAMES} == {spec.package.rsplit(".", 1)[-1] for spec in specs().values()}
 
 
-@pytest.mark.parametrize("game_file", GAMES, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize("game_file", GAMES, ids=lambda p: f"{p.parent.parent.name}/{p.name}")
 def test_replay_matches_expected(game_file: Path) -> None:
     expected = game_file.with_suffix(".expected")
     assert expected.exists(), f"{game_file} has no .expected beside it"

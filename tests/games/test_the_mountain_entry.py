@@ -18,6 +18,7 @@ import pytest
 from companion.core import Move
 from companion.entry.builder import Builder, field_specs, move_form
 from companion.core.picks import Pick
+from companion.games.the_mountain.picks import PYRAMID_SLOT
 from companion.games.the_mountain import GAME, entry
 from companion.games.the_mountain.cards import DECK, POSITIONS
 from companion.games.the_mountain.moves import MOVE_TYPES, Act
@@ -26,8 +27,9 @@ from companion.games.the_mountain.state import MountainState
 from companion.log.notation import read_notation
 from tests.entry_driver import tap_in
 from tests.games.mountain_support import ready, start
+from companion.games import get_spec
 
-DATA = Path(__file__).parent / "data" / "the-mountain"
+DATA = get_spec("the-mountain").path("acceptance")
 FILES = sorted(DATA.glob("*.jsonl"))
 OPTIONS: list[dict[str, Any]] = [
     {},
@@ -145,13 +147,13 @@ def test_a_players_draw_grid_is_built_from_the_cards_seen() -> None:
 
 def test_the_pyramid_offers_each_slot_with_its_card() -> None:
     state = start()
-    slots = entry.choices(state, "solo", "solo", Pick.PYRAMID_SLOT, False)
+    slots = entry.choices(state, "solo", "solo", PYRAMID_SLOT, False)
     assert slots is not None and [c.value for c in slots] == list(POSITIONS)
     first = slots[0]
     assert first.card == state.mountain[0] and first.label == f"1-1 {entry.card_label(first.card or '')}"
     gone = state.evolve(mountain=(None,) + state.mountain[1:])
-    assert [c.value for c in entry.choices(gone, "solo", "solo", Pick.PYRAMID_SLOT, False) or []] == list(POSITIONS[1:])
-    assert len(entry.choices(gone, None, "solo", Pick.PYRAMID_SLOT, True) or []) == 21
+    assert [c.value for c in entry.choices(gone, "solo", "solo", PYRAMID_SLOT, False) or []] == list(POSITIONS[1:])
+    assert len(entry.choices(gone, None, "solo", PYRAMID_SLOT, True) or []) == 21
 
 
 def test_a_hand_is_offered_only_to_its_player_and_the_referee() -> None:

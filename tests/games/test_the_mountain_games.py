@@ -13,8 +13,9 @@ from companion.games import get_game
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.playout import random_playout
 from companion.log.notation import read_notation
+from companion.games import get_spec
 
-DATA = pathlib.Path(__file__).parent / "data" / "the-mountain"
+DATA = get_spec("the-mountain").path("acceptance")
 TESTS = pathlib.Path(__file__).parent
 
 
@@ -105,7 +106,7 @@ def test_random_playouts_replay_legal(options: dict[str, object]) -> None:
         outcome = GAME.outcome(state)
         assert outcome is not None, "a game of The Mountain always ends: every turn removes a card"
         assert illegal >= 1
-        outcomes.add(outcome.result["won"])
+        outcomes.add(outcome.to_json()["won"])
     assert False in outcomes
 
 
@@ -116,8 +117,8 @@ def test_a_won_random_game_exists() -> None:
     for move in moves:
         state = GAME.play(state, move)[1]
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.result["won"] is True
-    assert outcome.result["score"] == 15 + len(state.health)
+    assert outcome is not None and outcome.to_json()["won"] is True
+    assert outcome.to_json()["score"] == 15 + len(state.health)
 
 
 # Each rule id: (a test where the rule lets a move through, a test where it refuses one or ends the game).
@@ -188,7 +189,7 @@ def test_rule_passages_are_quoted_from_the_rulebook() -> None:
 
 
 def test_docs_list_every_rule_option_and_verb() -> None:
-    doc = (TESTS.parent.parent / "docs" / "games" / "the-mountain.md").read_text(encoding="utf-8")
+    doc = get_spec("the-mountain").path("GAME.md").read_text(encoding="utf-8")
     for rule_id in GAME.rules:
         assert f"`{rule_id}`" in doc
     for name in GAME.default_options():

@@ -5,14 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
+import pytest
+
+from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.core import zones as kinds
+from companion.core.errors import ObservationError
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.examples import example_header
 from companion.games.the_mountain.moves import Act, Discard, Draw, EndTurn, Skip
 from companion.games.the_mountain.state import MountainState
+from companion.games.the_mountain.table import PYRAMID_SLOT
 
-HAND_PAD = Zone("hand-solo", ZoneKind.HAND_PAD, player="solo")
-DISCARD = Zone("discard", ZoneKind.DISCARD)
+HAND_PAD = Zone("hand-solo", kinds.HAND_PAD, player="solo")
+DISCARD = Zone("discard", kinds.DISCARD)
 
 
 def start(**options: Any) -> MountainState:
@@ -38,7 +43,7 @@ def tap(zone: Zone, card: str | None, event: str = "arrive", t: float = 12.5) ->
 
 
 def seen(pos: str, occupied: bool, card: str | None = None) -> Observation:
-    zone = Zone(pos, ZoneKind.PYRAMID_SLOT)
+    zone = Zone(pos, PYRAMID_SLOT)
     return Observation("camera", 3.0, ObservationKind.VISION, zone.payload() | {"state": {"occupied": occupied, "card": card}})
 
 
@@ -120,8 +125,11 @@ def test_camera_disagreeing_with_the_mountain_is_unexplained() -> None:
     assert isinstance(back, Unexplained) and back.fix == "take the card off 6-1"
     odd = GAME.interpret(state, seen("7-1", True))
     assert isinstance(odd, Unexplained) and odd.zone == "7-1"
-    broken = Observation("camera", 1.0, ObservationKind.VISION, Zone("6-1", ZoneKind.PYRAMID_SLOT).payload() | {"state": {}})
-    assert isinstance(GAME.interpret(state, broken), Unexplained)
+    cubes = Observation("camera", 1.0, ObservationKind.VISION, Zone("6-1", PYRAMID_SLOT).payload() | {"state": {"cubes": []}})
+    assert isinstance(GAME.interpret(state, cubes), Unexplained)  # a view, but not of a card
+    broken = Observation("camera", 1.0, ObservationKind.VISION, Zone("6-1", PYRAMID_SLOT).payload() | {"state": {}})
+    with pytest.raises(ObservationError, match="state holds nothing; a view of a zone is occupied"):
+        GAME.interpret(state, broken)
     other = Observation("camera", 1.0, ObservationKind.VISION, DISCARD.payload() | {"state": {"occupied": True}})
     assert GAME.interpret(state, other) is None
 

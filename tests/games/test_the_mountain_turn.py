@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.core import Termination
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.moves import Act, Discard, Draw, EndTurn, Skip
 from companion.games.the_mountain.state import MountainState, Phase
@@ -169,7 +170,8 @@ def test_losing_on_an_attack_that_finds_no_health() -> None:
     after = played(state, EndTurn())
     assert after.result == "lost" and after.health == ()
     outcome = GAME.outcome(after)
-    assert outcome is not None and outcome.winners == () and outcome.result == {"won": False, "score": 0}
+    assert outcome is not None and outcome.winners == () and outcome.to_json() == {"won": False, "score": 0}
+    assert outcome.termination is Termination.OVERRUN
     assert GAME.judge(after, Discard(cards=("5C",))).rules == ("GAME-OVER",)
 
 
@@ -185,8 +187,8 @@ def test_winning_when_the_twelfth_threat_falls() -> None:
     state = with_mountain(ready(), {"6-1": "KC", "5-1": "2S"})
     after = played(state, Skip(target="6-1"))
     outcome = GAME.outcome(after)
-    assert outcome is not None and outcome.winners == ("solo",)
-    assert outcome.result == {"won": True, "score": 15 + 10}
+    assert outcome is not None and outcome.winners == ("solo",) and outcome.termination is Termination.GOAL
+    assert outcome.to_json() == {"won": True, "score": 15 + 10}
     assert GAME.judge(after, EndTurn()).rules == ("GAME-OVER",)
     # with a threat left the game goes on
     assert GAME.outcome(played(with_mountain(ready(), {"6-1": "KC", "6-2": "QC"}), Skip(target="6-1"))) is None
@@ -197,15 +199,15 @@ def test_score_survival_and_defeat() -> None:
     assert GAME.scoreboard(won)["score"] == 18
     lost = played(ready(), Act(cards=("AD", "6D"), targets=("6-1", "6-2")))
     lost = played(lost.evolve(health=()), EndTurn())
-    assert lost.result == "lost" and GAME.outcome(lost).result == {"won": False, "score": 0}  # type: ignore[union-attr]
+    assert lost.result == "lost" and GAME.outcome(lost).to_json() == {"won": False, "score": 0}  # type: ignore[union-attr]
     defeated = with_mountain(ready(), {"6-1": "KC", "6-2": "QC", "5-1": "KS"}).evolve(health=())
     defeated = played(played(defeated, Skip(target="6-1")), EndTurn())
-    assert GAME.outcome(defeated).result == {"won": False, "score": 10}  # type: ignore[union-attr]
+    assert GAME.outcome(defeated).to_json() == {"won": False, "score": 10}  # type: ignore[union-attr]
 
 
 def test_nightmare_adds_five() -> None:
     won = played(with_mountain(ready(HAND[:4], nightmare=True), {"6-1": "KC"}), Skip(target="6-1"))
-    assert GAME.outcome(won).result == {"won": True, "score": 15 + 10 + 5}  # type: ignore[union-attr]
+    assert GAME.outcome(won).to_json() == {"won": True, "score": 15 + 10 + 5}  # type: ignore[union-attr]
     lost = with_mountain(ready(HAND[:4], nightmare=True), {"6-1": "KC", "6-2": "QC", "5-1": "KS"}).evolve(health=())
     lost = played(played(lost, Skip(target="6-1")), EndTurn())
-    assert GAME.outcome(lost).result == {"won": False, "score": 10 + 5}  # type: ignore[union-attr]
+    assert GAME.outcome(lost).to_json() == {"won": False, "score": 10 + 5}  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 from hardware.bridge import ArrayBridge
 from hardware.health import Backoff, HealthBoard
 from hardware.sim.array import SimulatedArray
@@ -190,3 +190,34 @@ def test_a_failing_consumer_does_not_stop_the_bridge(rig: Rig) -> None:
     rig.sim.arrive(0, UID_A)
     rig.sim.arrive(1, UID_B)
     wait_until(lambda: len(seen) == 2, what="both events despite the first failing")
+
+
+@pytest.mark.parametrize("jump", [3600.0, -3600.0], ids=["forward", "back"])
+def test_a_step_of_the_system_clock_is_followed_at_once(tmp_path: Path, jump: float) -> None:
+    """Time sync setting the clock of a Pi that started offline (or whose saved clock ran ahead): the
+    next event carries the new time, not the old clock plus the array's offset learnt before the step,
+    nor (stepped back) the last table time held so that table time never runs backwards."""
+    step = [0.0]
+
+    def wall() -> float:
+        return time.time() + step[0]
+
+    health = HealthBoard()
+    sim = SimulatedArray(2, link=tmp_path / "array", heartbeat_s=0.1)
+    sim.plug()
+    events: list[ReaderEvent] = []
+    bridge = ArrayBridge(sim.port, events.append, health, clock=wall)
+    bridge.start()
+    try:
+        wait_until(lambda: health.status("array:1")["status"] == "ok", what="a heartbeat through the bridge")
+        sim.arrive(0, UID_A)
+        wait_until(lambda: len(events) == 1, what="the first arrival")
+        assert abs(events[0].table_time - time.time()) < 1.0
+        step[0] = jump  # timesyncd steps the clock
+        time.sleep(0.3)  # heartbeats meanwhile
+        sim.arrive(1, UID_B)
+        wait_until(lambda: len(events) == 2, what="the arrival after the step")
+        assert abs(events[1].table_time - (time.time() + jump)) < 1.0
+    finally:
+        bridge.stop()
+        sim.close()

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core import zones as kinds
 from companion.table.model import TableModel
 from hardware.bridge import ArrayBridge
 from hardware.health import Backoff, HealthBoard
@@ -21,7 +22,7 @@ from tests.hardware.helpers import wait_until
 HEARTBEAT_MS = 200
 PILE, PAD = 0, 1
 CARDS = [f"04{n:02x}2230a1b2{n:02x}" for n in range(1, 9)]
-ZONES = (Zone("pile-1", ZoneKind.PILE, index=1, reader="array:0"), Zone("hand-anna", ZoneKind.HAND_PAD, player="anna", reader="array:1"))
+ZONES = (Zone("pile-1", kinds.PILE, index=1, reader="array:0"), Zone("hand-anna", kinds.HAND_PAD, player="anna", reader="array:1"))
 
 
 class Cards:

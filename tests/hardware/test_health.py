@@ -90,7 +90,7 @@ def test_backoff_doubles_to_its_maximum_and_resets() -> None:
 
 def test_the_systemd_unit_restarts_on_failure_and_serves_the_config() -> None:
     unit = configparser.ConfigParser(strict=False, interpolation=None)
-    unit.read(ROOT / "hardware" / "table-companion.app.service")
+    unit.read(ROOT / "hardware" / "table-companion.service")
     service = unit["Service"]
     assert service["Restart"] == "on-failure"
     assert service["ExecStart"].endswith("companion serve --config /etc/table-companion/table.toml")

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,39 @@ def test_hw_check_says_clearly_when_the_port_cannot_be_opened(tmp_path: Path, ca
     assert code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot open the array" in err
+
+
+def test_hw_check_timing_prints_what_the_array_measured_and_the_model_with_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    array = FirmwareArray(
+        2,
+        kinds=["pile", "pad"],
+        link=tmp_path / "array",
+        heartbeat_ms=200,
+        ticks_us=lambda: time.perf_counter_ns() // 1000,  # the host's own clock: CPython on a simulated bus
+        ticks_diff=lambda a, b: a - b,
+        board=[("on", sys.platform), ("spi_khz", "1000")],
+    )
+    array.plug()
+    try:
+        array.place(0, CARDS[0])
+        code = main(["hw", "check", "--port", array.port, "--seconds", "1.0", "--timing"])
+    finally:
+        array.close()
+    out = capsys.readouterr().out
+    assert code == 0, out
+    read = re.search(r"register read \(one chip-select SPI transaction, 2 bytes\)\s+([0-9.]+) us", out)
+    assert read is not None and float(read.group(1)) > 0
+    rounds = re.search(r"polling round, as the readers lie now\s+mean ([0-9.]+) ms, max ([0-9.]+) ms over (\d+) rounds", out)
+    assert rounds is not None and int(rounds.group(3)) > 0 and float(rounds.group(1)) <= float(rounds.group(2))
+    model = re.findall(r"^  8 readers: 4 piles of 20, 4 pads empty\s+([0-9.]+) ms measured  \(([0-9.]+) ms cited\)$", out, re.M)
+    assert len(model) == 1
+
+
+def test_hw_check_timing_says_when_the_firmware_sends_none(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    array = FirmwareArray(1, link=tmp_path / "array", heartbeat_ms=200)
+    array.plug()
+    try:
+        code = main(["hw", "check", "--port", array.port, "--seconds", "0.6", "--timing"])
+    finally:
+        array.close()
+    assert code == 1 and "no timing from the array" in capsys.readouterr().out

@@ -10,12 +10,14 @@ from typing import Any
 
 import pytest
 
-from companion.core import Observation, Unexplained, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core import Observation, Unexplained, Zone
+from companion.core.readers import ReaderEvent
+from companion.core.zones import PILE
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import Backoff, HealthBoard
-from hardware.nfc_reader import NfcReader, NfcReaderService, open_frontend
+from hardware.nfc_reader import NfcReader, open_frontend
+from hardware.service import ReaderSet
 from tests.hardware.helpers import EmulatorProcess, free_udp_port, wait_until
 
 RED7, BLUE3, STRANGER = "0a1b2c3d4e5f60", "c0ffee01", "11223344556677"  # none starts 0x04 (see the emulator)
@@ -84,7 +86,7 @@ def test_an_unknown_tag_reaches_the_game_with_no_card_and_raises_an_alert(emulat
     observations: list[Observation] = []
     alerts: list[Unexplained] = []
     health = HealthBoard()
-    zone = Zone("pile-1", ZoneKind.PILE, index=1, reader=emulator.path)
+    zone = Zone("pile-1", PILE, index=1, reader=emulator.path)
     table = TableModel([zone], registry, observations.append, on_alert=alerts.append, health=health, debounce_s=0.1)
     reader = NfcReader(emulator.path, table.reader_event, health)
     reader.start()
@@ -140,7 +142,7 @@ def test_a_missing_reader_never_blocks_the_others(emulator: EmulatorProcess) -> 
     events = Events()
     health = HealthBoard()
     missing = "tty:NOSUCH9:pn532"
-    service = NfcReaderService([missing, emulator.path], events, health, backoff=Backoff(0.05, 0.2), down_after_s=0.5)
+    service = ReaderSet(NfcReader(path, events, health, backoff=Backoff(0.05, 0.2), down_after_s=0.5) for path in (missing, emulator.path))
     service.start()
     try:
         emulator.present(RED7)

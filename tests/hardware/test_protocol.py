@@ -11,6 +11,7 @@ from hardware.protocol import (
     SequenceTracker,
     SeqVerdict,
     TagFrame,
+    TimingFrame,
     crc16,
     encode_frame,
     parse_frame,
@@ -154,3 +155,20 @@ def test_the_line_assembler_skips_a_torn_first_line_joins_chunks_and_drops_endle
     assert lines.feed(whole) == ([whole.rstrip(b"\n")], None)  # and it goes on after the noise
     bad = decode_line(b"$1,2,H*0000")
     assert len(bad) == 1 and isinstance(bad[0], FrameError)
+
+
+def test_a_timing_frame_carries_name_value_figures_and_keeps_unknown_names() -> None:
+    frame = TimingFrame(7, 1013, (("on", "rp2"), ("rd_us", "48.2"), ("later_figure", "x1")))
+    line = encode_frame(frame)
+    assert line.startswith(b"$7,1013,T,on=rp2,rd_us=48.2,later_figure=x1*")
+    parsed = parse_frame(line.rstrip(b"\n"))
+    assert parsed == frame
+    assert isinstance(parsed, TimingFrame) and parsed.number("rd_us") == 48.2 and parsed.number("on") is None
+    assert parsed.number("absent") is None
+
+
+@pytest.mark.parametrize("tail", [b"T", b"T,rd_us", b"T,RD=1", b"T,rd_us=4 8"], ids=["none", "no-value", "upper-name", "space"])
+def test_a_malformed_timing_frame_is_a_frame_error(tail: bytes) -> None:
+    body = b"9,9001," + tail
+    with pytest.raises(FrameError, match="timing"):
+        parse_frame(b"$" + body + b"*" + f"{crc16(body):04X}".encode())

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from companion.core import Observation, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core import Observation, Zone
+from companion.core.readers import ReaderEvent
+from companion.core.zones import HAND_PAD, PILE
 from companion.table.model import TableModel
 from hardware.protocol import HeartbeatFrame, KnownFrame
 from hardware.resync import ListingAssembler
 
 A, B, C = "04aa2230a1b201", "04bb2230a1b202", "04cc2230a1b203"
-ZONES = (Zone("pile-1", ZoneKind.PILE, index=1, reader="array:0"), Zone("hand-anna", ZoneKind.HAND_PAD, player="anna", reader="array:1"))
+ZONES = (Zone("pile-1", PILE, index=1, reader="array:0"), Zone("hand-anna", HAND_PAD, player="anna", reader="array:1"))
 
 
 class Cards:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.zones import HAND_PAD, PILE
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.bridge import ArrayBridge
@@ -22,7 +23,7 @@ def test_a_scripted_game_drives_the_table_through_the_real_bridge(tmp_path: Path
     registry = TagRegistry(tmp_path / "tags.json", "escape-master")
     registry.enrol(RED7, "red-7")
     registry.enrol(BLUE3, "blue-3")
-    zones = [Zone("pile-1", ZoneKind.PILE, index=1, reader="array:0"), Zone("hand-ben", ZoneKind.HAND_PAD, player="ben", reader="array:1")]
+    zones = [Zone("pile-1", PILE, index=1, reader="array:0"), Zone("hand-ben", HAND_PAD, player="ben", reader="array:1")]
     script: list[ScriptEvent] = [
         (0.0, 1, BLUE3, "arrive"),  # dealt to ben
         (0.05, 1, BLUE3, "depart"),

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
 
 from companion.core.errors import HardwareError
 from hardware.nfc_reader import open_frontend
-from hardware.usbnames import resolve
+from hardware.usbnames import ARRAY_PRODUCT, UsbIdentity, resolve, tty_identity
+from tests.hardware.helpers import ROOT
 
 
 def usb_device(sysfs: Path, port: str, bus: int, dev: int, serial: str | None = None) -> None:
@@ -58,3 +60,52 @@ def test_a_missing_reader_is_one_clear_error(sysfs: Path) -> None:
 def test_open_frontend_names_the_stable_name_when_nothing_is_there() -> None:
     with pytest.raises(HardwareError, match="ZZZ-NOT-PLUGGED"):
         open_frontend("usb-serial:ZZZ-NOT-PLUGGED")
+
+
+def pico_port(root: Path, tty: str, product: str | None, serial: str = "E6614C311B4A2F35") -> Path:
+    """A USB serial port laid out as the kernel does: /sys/class/tty/ttyACM0/device -> the USB interface,
+    whose parent (the USB device) has idVendor, idProduct, product, serial; and /dev/ttyACM0."""
+    device = root / "sys" / "devices" / "platform" / "usb1" / "1-1" / "1-1.2"
+    interface = device / "1-1.2:1.0"
+    interface.mkdir(parents=True, exist_ok=True)
+    for name, value in [("idVendor", "2e8a"), ("idProduct", "0005"), ("serial", serial), ("product", product)]:
+        if value is not None:
+            (device / name).write_text(f"{value}\n")
+    entry = root / "sys" / "class" / "tty" / tty
+    entry.mkdir(parents=True)
+    (entry / "device").symlink_to(interface)
+    (root / "dev").mkdir(exist_ok=True)
+    port = root / "dev" / tty
+    port.touch()
+    return port
+
+
+def test_the_reader_array_is_told_from_any_other_pico_by_its_product_string(tmp_path: Path) -> None:
+    port = pico_port(tmp_path, "ttyACM0", ARRAY_PRODUCT)
+    link = tmp_path / "dev" / "table-array"
+    link.symlink_to(port)  # as the udev rule makes it
+    identity = tty_identity(str(link), tmp_path / "sys" / "class" / "tty")
+    assert identity == UsbIdentity("2e8a", "0005", ARRAY_PRODUCT, "E6614C311B4A2F35")
+    assert identity.is_reader_array and "/dev/table-array-E6614C311B4A2F35" in identity.sentence()
+
+
+def test_a_pico_without_the_arrays_name_is_told_to_get_boot_py(tmp_path: Path) -> None:
+    port = pico_port(tmp_path, "ttyACM1", "Board in FS mode")  # MicroPython's default product string
+    identity = tty_identity(str(port), tmp_path / "sys" / "class" / "tty")
+    assert identity is not None and identity.is_pico and not identity.is_reader_array
+    assert "firmware/boot.py" in identity.sentence()
+
+
+def test_a_port_that_is_not_usb_has_no_identity(tmp_path: Path) -> None:
+    assert tty_identity("/dev/pts/0", tmp_path / "sys" / "class" / "tty") is None
+
+
+def test_the_udev_rule_boot_py_and_the_host_agree_on_the_arrays_name() -> None:
+    rules = (ROOT / "hardware" / "99-table-companion.rules").read_text()
+    (array_rule,) = [line for line in rules.splitlines() if 'SYMLINK+="table-array"' in line]
+    assert 'ATTRS{idVendor}=="2e8a", ATTRS{idProduct}=="0005", ATTRS{product}=="' + ARRAY_PRODUCT + '"' in array_rule
+    boot = ast.parse((ROOT / "firmware" / "boot.py").read_text())
+    constants = {t.id: n.value.value for n in boot.body if isinstance(n, ast.Assign) for t in n.targets
+                 if isinstance(t, ast.Name) and isinstance(n.value, ast.Constant)}
+    assert constants["PRODUCT"] == ARRAY_PRODUCT and constants["PRODUCT_INDEX"] == 2
+    assert len(ARRAY_PRODUCT) <= 19  # MicroPython's USB string descriptors hold 20 (MICROPY_HW_USB_DESC_STR_MAX)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.table.debounce import Debouncer
-from companion.table.events import ReaderEvent
+from companion.core.readers import ReaderEvent
 
 
 def ev(event: str, uid: str = "c0ffee01", reader: str = "array:0", t: float = 0.0) -> ReaderEvent:

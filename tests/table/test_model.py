@@ -7,16 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from companion.core import Observation, ObservationKind, Unexplained, Zone, ZoneKind
-from companion.table.events import ReaderEvent
+from companion.core import Observation, ObservationKind, Unexplained, Zone
+from companion.core import zones as kinds
+from companion.core.readers import ReaderEvent
+from companion.games.everest.table import GRID
+from companion.games.horrible_mountain_2.table import TABLE_SLOT
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import HealthBoard
 from tests.hardware.helpers import wait_until
 
-PILE = Zone("pile-1", ZoneKind.PILE, index=1, reader="array:0")
-HAND = Zone("hand-anna", ZoneKind.HAND_PAD, player="anna", reader="usb:072f:2200")
-CAMERA_ONLY = Zone("grid", ZoneKind.GRID)
+PILE = Zone("pile-1", kinds.PILE, index=1, reader="array:0")
+HAND = Zone("hand-anna", kinds.HAND_PAD, player="anna", reader="usb:072f:2200")
+CAMERA_ONLY = Zone("grid", GRID)
 RED7, BLUE3, STRANGER = "0a1b2c3d4e5f60", "c0ffee01", "11223344556677"
 
 
@@ -64,7 +67,8 @@ def test_a_tag_no_one_enrolled_alerts_naming_the_zone_and_still_reaches_the_sink
         table.reader_event(ev("depart", STRANGER))
     assert [o.payload["card"] for o in out] == [None, None]
     assert len(alerts) == 1 and alerts[0].zone == "pile-1"
-    assert "companion enroll --game escape-master --zone pile-1" in alerts[0].fix
+    # The table model says what to do in the table's words; the command line is the app's business.
+    assert alerts[0].fix == "take the card off pile-1, or enrol its tag at pile-1" and "companion" not in alerts[0].fix
     assert health.status("array:0")["unknown_tags"] == 1
     assert table.unknown_tags == 1
 
@@ -132,7 +136,7 @@ def test_snapshot_shows_what_is_where(registry: TagRegistry) -> None:
 
 def test_two_zones_on_one_reader_are_refused(registry: TagRegistry) -> None:
     with pytest.raises(ValueError, match="watches both"):
-        TableModel([PILE, Zone("pile-2", ZoneKind.PILE, index=2, reader="array:0")], registry, lambda o: None)
+        TableModel([PILE, Zone("pile-2", kinds.PILE, index=2, reader="array:0")], registry, lambda o: None)
 
 
 def test_a_failing_sink_does_not_stop_the_table(registry: TagRegistry) -> None:
@@ -151,7 +155,7 @@ def test_a_failing_sink_does_not_stop_the_table(registry: TagRegistry) -> None:
 
 def test_readers_on_many_threads_lose_nothing(registry: TagRegistry) -> None:
     out: list[Observation] = []
-    zones = [Zone(f"slot-{i}", ZoneKind.TABLE_SLOT, index=i, reader=f"array:{i}") for i in range(4)]
+    zones = [Zone(f"slot-{i}", TABLE_SLOT, index=i, reader=f"array:{i}") for i in range(4)]
 
     def reader(i: int) -> None:
         for n in range(250):

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.core.errors import EnrolmentError
-from companion.table.events import normalize_uid
+from companion.core.readers import normalize_uid
 from companion.table.registry import TagRegistry
 
 A, B, C = "0a1b2c3d4e5f60", "c0ffee01", "11223344556677"

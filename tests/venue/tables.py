@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from companion.app.config import BrokerConfig, load_config
+from companion.app.config import load_config
+from companion.venue.broker import BrokerConfig
 from companion.core import Header, Observation, ObservationKind
 from companion.games import get_game
 from companion.games.horrible_mountain_2.playout import random_playout

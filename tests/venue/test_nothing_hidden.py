@@ -1,7 +1,7 @@
-"""Whole games of the three games with hidden cards, published to a real Mosquitto: every message
-the broker carries is checked against every card in any hand at that row (the rules of
-tests/browser/test_hidden.py: a card shown by the move itself, an illegal attempt, and the final
-open hands are public)."""
+"""Whole games of every game whose hands are secret (its scene says so, tests/games/scenes.py),
+published to a real Mosquitto: every message the broker carries is checked against every card in any
+hand at that row (the rules of tests/browser/hidden.py: a card shown by the move itself, an illegal
+attempt, and the final open hands are public)."""
 
 from __future__ import annotations
 
@@ -15,25 +15,27 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core import Observation, ObservationKind
-from companion.games import get_game
-from companion.games.escape_house import playout as eh
-from companion.games.escape_master import playout as em
-from companion.games.horrible_mountain_2 import playout as hm
+from companion.games import get_spec, specs
 from companion.log.store import GameLog
 from companion.venue.publish import TablePublisher
 from companion.referee.session import Session
-from tests.browser.test_hidden import SHOWN_BY_MOVE, hand_of, move_cards, named
+from tests.games.scenes import Hands, scene
+from tests.leakcheck import board_names, named, shown_by
 from tests.venue.conftest import Broker
 
-PLAYOUTS: dict[str, Any] = {"escape-master": em, "horrible-mountain-2": hm, "escape-house": eh}
+
+def secret_hands() -> dict[str, Hands]:
+    found = {game_id: scene(spec).hands for game_id, spec in specs().items()}
+    return {game_id: hands for game_id, hands in found.items() if hands is not None and hands.secret}
 
 
-@pytest.mark.parametrize("game_id", sorted(PLAYOUTS))
+@pytest.mark.parametrize("game_id", sorted(secret_hands()))
 def test_no_hand_card_ever_reaches_the_broker(tmp_path: Path, broker: Broker, game_id: str) -> None:
-    game = get_game(game_id)
-    header, moves = PLAYOUTS[game_id].random_playout(seed=1, max_moves=400)
+    spec, hands = get_spec(game_id), secret_hands()[game_id]
+    game = spec.game
+    header, moves = spec.playout(seed=1, max_moves=400)
     session = Session(game, GameLog(tmp_path / "t.sqlite"), header)
     seen: list[tuple[str, dict[str, Any]]] = []
     lock = threading.Lock()
@@ -51,16 +53,16 @@ def test_no_hand_card_ever_reaches_the_broker(tmp_path: Path, broker: Broker, ga
     spy.loop_start()
     assert subscribed.wait(60)  # the spy hears everything the table publishes from its first row
     publisher = TablePublisher(session, BrokerConfig(host="127.0.0.1", port=broker.port, venue="v", table="t")).start()
-    hands: dict[int, set[str]] = {}
+    in_hands: dict[int, set[str]] = {}
 
     def held() -> set[str]:
-        return {c for p in header.players for c in hand_of(game_id, game.view(session.state, p))}
+        return hands.held(game, session.state, header.players)
 
     try:
-        hands[session.log.last_seq] = held()
+        in_hands[session.log.last_seq] = held()
         for i, move in enumerate(moves):
             row = session.process(Observation("cli", float(i), ObservationKind.MOVE, game.codec.to_json(move)))
-            hands[row.seq] = held()
+            in_hands[row.seq] = held()
         last = session.log.last_seq
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -73,24 +75,17 @@ def test_no_hand_card_ever_reaches_the_broker(tmp_path: Path, broker: Broker, ga
         spy.loop_stop()
         spy.disconnect()
     # the check can fail: hands were really held, and every row was published
-    assert any(len(h) >= 5 for h in hands.values())
+    assert any(len(h) >= 5 for h in in_hands.values())
     events = [m for t, m in seen if t.endswith("/event")]
     assert sorted({m["seq"] for m in events}) == list(range(1, last + 1))
     leaks: list[str] = []
     for topic, message in seen:
         if topic.endswith("/event"):
-            row, cards = message["row"], hands[message["seq"]]
-            move = row.get("move") or {}
-            shown: set[str] = set()
-            if (row.get("verdict") is not None and not row["verdict"]["ok"]) or move.get("do") in SHOWN_BY_MOVE[game_id]:
-                shown = move_cards(move)
-            found = named(json.dumps(message), cards) - shown
+            found = named(json.dumps(message), in_hands[message["seq"]]) - shown_by(message["row"], hands.shown_by_move)
         else:
-            board = dict(message)
-            scoreboard = dict(board["scoreboard"])
-            if "hands" in scoreboard and board["outcome"] is not None:
-                scoreboard.pop("hands")
-            found = named(json.dumps({**board, "scoreboard": scoreboard}), hands[board["seq"]])
+            found, early = board_names(message, in_hands[message["seq"]])
+            if early:
+                leaks.append(f"{topic}: the scoreboard lists hands while the game goes on")
         if found:
             leaks.append(f"{topic}: {sorted(found)}")
     assert leaks == [], f"{len(leaks)} leaks, the first: {leaks[:3]}"

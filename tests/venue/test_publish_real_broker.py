@@ -11,7 +11,7 @@ import json
 import time
 from pathlib import Path
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from companion.core import Observation, ObservationKind
 from companion.games import get_game
 from companion.games.escape_master.playout import random_playout

@@ -14,7 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from companion.app.config import BrokerConfig
+from companion.venue.broker import BrokerConfig
 from tests.venue.conftest import RUN_AS, Broker, free_port, password_file, require_mosquitto
 from tests.venue.tables import start_table, start_venue, wait_for
 from tests.venue.test_acl import ACL

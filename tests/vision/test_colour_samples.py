@@ -95,7 +95,7 @@ def test_the_colours_command_prints_the_ranges_for_the_config(tmp_path: object, 
         f"markers = {_toml({'dictionary': layout.dictionary, 'size_mm': layout.size_mm, 'centres': [list(c) for c in layout.centres]})}",
     ]
     for z in scene.zones:  # type: ignore[attr-defined]
-        fields = {"name": z.name, "kind": z.kind.value, "polygon": [list(p) for p in z.polygon], **({"index": z.index} if z.index is not None else {})}
+        fields = {"name": z.name, "kind": z.kind.name, "polygon": [list(p) for p in z.polygon], **({"index": z.index} if z.index is not None else {})}
         lines += ["[[zones]]", *(f"{k} = {_toml(v)}" for k, v in fields.items())]
     config = folder / "table.toml"
     config.write_text("\n".join(lines) + "\n")

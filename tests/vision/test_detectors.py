@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import pytest
 
-from companion.core import Observation, ObservationKind, ZoneKind
+from companion.core import Observation, ObservationKind
+from companion.games.the_mountain.table import PYRAMID_SLOT
 from companion.core.errors import ConfigError
 from vision.calibration import Calibration, calibrate
 from vision.colours import ColourRange
@@ -142,4 +143,4 @@ def test_pyramid_slots_on_a_middle_table_faces_as_measured(rendered: Rendered) -
             assert state["occupied"] == truth["occupied"], zone
         if state["card"] is not None:
             assert state["card"][:-1] == truth["card"][:-1], zone  # ranks are read reliably
-        assert obs.payload["zone_kind"] == ZoneKind.PYRAMID_SLOT.value
+        assert obs.payload["zone_kind"] == PYRAMID_SLOT.name

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from companion.core import Observation
+from companion.core.seen import Occupancy, Unseen
 from vision.calibration import calibrate
 from vision.detectors.common import vision_observation
 from vision.frame import Frame
@@ -53,14 +54,14 @@ def test_an_unseen_zone_keeps_its_settled_view_and_restarts_the_wait() -> None:
     stabiliser = ZoneStabiliser(1.0, 2.0)
     t = 0.0
     for _ in range(15):
-        stabiliser.observe(vision_observation(PILE, {"occupied": True}, t))
+        stabiliser.observe(vision_observation(PILE, Occupancy(True), t))
         t += 0.1
     for _ in range(40):  # 4 s unseen: nothing reported, the settled view stays
-        assert stabiliser.observe(vision_observation(PILE, {"unseen": "hand"}, t)) is None
+        assert stabiliser.observe(vision_observation(PILE, Unseen("hand"), t)) is None
         t += 0.1
     assert stabiliser.unseen() == {"pile-1": "hand"}
     assert stabiliser.settled()["pile-1"].observation.payload["state"] == {"occupied": True}
-    stabiliser.observe(vision_observation(PILE, {"occupied": True}, t))
+    stabiliser.observe(vision_observation(PILE, Occupancy(True), t))
     assert stabiliser.unseen() == {}
 
 
@@ -68,9 +69,9 @@ def test_a_removal_waits_longer_than_an_arrival() -> None:
     stabiliser = ZoneStabiliser(1.0, 2.0)
     out = []
     t = 0.0
-    for state, seconds in (({"occupied": False}, 1.5), ({"occupied": True}, 1.5), ({"occupied": False}, 1.5), ({"occupied": True}, 1.0)):
+    for view, seconds in ((Occupancy(False), 1.5), (Occupancy(True), 1.5), (Occupancy(False), 1.5), (Occupancy(True), 1.0)):
         for _ in range(round(seconds * 10)):
-            settled = stabiliser.observe(vision_observation(PILE, state, t))
+            settled = stabiliser.observe(vision_observation(PILE, view, t))
             if settled is not None:
                 out.append((round(settled.table_time, 1), settled.payload["state"]["occupied"]))
             t = round(t + 0.1, 6)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from companion.core import Observation, ObservationKind, Zone, ZoneKind
+from companion.core import Observation, ObservationKind, Zone
+from companion.core import zones as kinds
+from companion.core.seen import CardFace, Occupancy
+from companion.games.the_mountain.table import PYRAMID_SLOT
 from vision.detectors.common import vision_observation
 from vision.stability import FaceVote, ZoneStabiliser
 
-PILE = Zone("pile-1", ZoneKind.PILE, index=1, polygon=((0, 0), (80, 0), (80, 100), (0, 100)))
-SLOT = Zone("3-2", ZoneKind.PYRAMID_SLOT, polygon=((0, 88), (63, 88), (63, 0), (0, 0)))
+PILE = Zone("pile-1", kinds.PILE, index=1, polygon=((0, 0), (80, 0), (80, 100), (0, 100)))
+SLOT = Zone("3-2", PYRAMID_SLOT, polygon=((0, 88), (63, 88), (63, 0), (0, 0)))
 
 
 def feed(stabiliser: ZoneStabiliser, views: list[tuple[float, bool]], fps: float = 10.0) -> list[Observation]:
@@ -15,7 +18,7 @@ def feed(stabiliser: ZoneStabiliser, views: list[tuple[float, bool]], fps: float
     out, t = [], 0.0
     for seconds, occupied in views:
         for _ in range(round(seconds * fps)):
-            settled = stabiliser.observe(vision_observation(PILE, {"occupied": occupied}, t))
+            settled = stabiliser.observe(vision_observation(PILE, Occupancy(occupied), t))
             if settled is not None:
                 out.append(settled)
             t = round(t + 1 / fps, 6)
@@ -56,17 +59,17 @@ def test_the_tracker_says_how_long_a_zone_has_shown_its_view() -> None:
 def test_face_vote_keeps_the_majority_read_of_a_pyramid_card() -> None:
     vote = FaceVote(3.0)
     reads = ["QS", "QS", "QC", None, "QS", "QC", "QS"]
-    smoothed = [vote.smooth(vision_observation(SLOT, {"occupied": True, "card": c}, 0.1 * k)) for k, c in enumerate(reads)]
+    smoothed = [vote.smooth(vision_observation(SLOT, CardFace(True, c), 0.1 * k)) for k, c in enumerate(reads)]
     assert [o.payload["state"]["card"] for o in smoothed] == ["QS", "QS", "QS", "QS", "QS", "QS", "QS"]
-    gone = vote.smooth(vision_observation(SLOT, {"occupied": False, "card": None}, 1.0))
+    gone = vote.smooth(vision_observation(SLOT, CardFace(False, None), 1.0))
     assert gone.payload["state"] == {"occupied": False, "card": None}
 
 
 def test_face_vote_follows_a_new_card_after_the_window() -> None:
     vote = FaceVote(1.0)
     for k in range(10):
-        vote.smooth(vision_observation(SLOT, {"occupied": True, "card": "2H"}, 0.1 * k))
-    late = vote.smooth(vision_observation(SLOT, {"occupied": True, "card": "9D"}, 5.0))
+        vote.smooth(vision_observation(SLOT, CardFace(True, "2H"), 0.1 * k))
+    late = vote.smooth(vision_observation(SLOT, CardFace(True, "9D"), 5.0))
     assert late.payload["state"]["card"] == "9D"
-    other = vision_observation(PILE, {"occupied": True}, 5.0)
+    other = vision_observation(PILE, Occupancy(True), 5.0)
     assert vote.smooth(other) is other

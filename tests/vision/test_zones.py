@@ -5,9 +5,21 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.core import Zone, ZoneKind
+from companion.core import Zone
+from companion.core import zones as kinds
 from companion.core.errors import ConfigError
-from vision.zones import check_zones, load_zones, make_raster, parse_zones, warp_zone
+from companion.games.everest import table as everest
+from companion.games.horrible_mountain_2 import table as hm2
+from companion.games.the_mountain import table as mountain
+from vision import zones as vision_zones
+from vision.zones import check_zones, make_raster, parse_zones, warp_zone
+
+KINDS = tuple({k.name: k for k in (*hm2.ZONE_KINDS, *everest.ZONE_KINDS, *mountain.ZONE_KINDS)}.values())
+
+
+def load_zones(text: str) -> tuple[Zone, ...]:
+    """The zones of ``text``, of the kinds the camera-watched games declare."""
+    return vision_zones.load_zones(text, KINDS)
 
 GOOD = """
 [[zones]]
@@ -31,7 +43,7 @@ polygon = [[290, 262], [353, 262], [353, 174], [290, 174]]
 def test_good_zones_load_with_their_fields() -> None:
     zones = load_zones(GOOD)
     assert [z.name for z in zones] == ["slot-1", "grid", "3-2"]
-    assert zones[0].kind is ZoneKind.TABLE_SLOT and zones[0].index == 1
+    assert zones[0].kind == hm2.TABLE_SLOT and zones[0].kind.camera is kinds.Watch.CUBES and zones[0].index == 1
     assert zones[1].polygon[1] == (381.6, 81.3)
 
 
@@ -80,19 +92,19 @@ def test_other_config_mistakes_name_the_key() -> None:
     with pytest.raises(ConfigError, match="not valid TOML"):
         load_zones("[[zones]\nname=")
     with pytest.raises(ConfigError, match="array of tables"):
-        parse_zones({"name": "p"})
+        parse_zones({"name": "p"}, KINDS)
 
 
 def test_check_zones_accepts_zones_without_polygons_and_checks_the_rest() -> None:
-    nfc_only = Zone("hand-anna", ZoneKind.HAND_PAD, player="anna", reader="array:1")
-    bad = Zone("pile-1", ZoneKind.PILE, polygon=((0, 0), (1, 0), (1, 1)))
+    nfc_only = Zone("hand-anna", kinds.HAND_PAD, player="anna", reader="array:1")
+    bad = Zone("pile-1", kinds.PILE, polygon=((0, 0), (1, 0), (1, 1)))
     assert check_zones([nfc_only]) == (nfc_only,)
     with pytest.raises(ConfigError, match='zone "pile-1"'):
         check_zones([nfc_only, bad])
 
 
 def test_raster_puts_table_points_where_expected() -> None:
-    zone = Zone("pile-1", ZoneKind.PILE, polygon=((100, 200), (180, 200), (180, 300), (100, 300)))
+    zone = Zone("pile-1", kinds.PILE, polygon=((100, 200), (180, 200), (180, 300), (100, 300)))
     raster = make_raster(zone, 2.0, pad_mm=5.0)
     assert (raster.width, raster.height) == (180, 220)
     u, v = raster.to_raster([(100, 300)])[0]
@@ -106,7 +118,7 @@ def test_warp_zone_samples_the_picture_through_the_calibration() -> None:
     image = np.zeros((400, 400, 3), np.uint8)
     image[100:120, 150:170] = 255  # table x 150..170, y 280..300
     table_from_image = np.array([[1.0, 0, 0], [0, -1.0, 400.0], [0, 0, 1.0]])
-    zone = Zone("z", ZoneKind.PILE, polygon=((140, 270), (180, 270), (180, 310), (140, 310)))
+    zone = Zone("z", kinds.PILE, polygon=((140, 270), (180, 270), (180, 310), (140, 310)))
     roi = warp_zone(image, table_from_image, make_raster(zone, 1.0))
     assert roi.shape == (40, 40, 3)
     assert roi[15, 15, 0] == 255 and roi[35, 35, 0] == 0

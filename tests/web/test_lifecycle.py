@@ -16,6 +16,8 @@ from companion.app.config import load_config
 from companion.log.store import GameLog
 from companion.log.files import console_game
 from companion.app.table_service import TableService
+from companion.games import specs
+from tests.games.scenes import scene
 from tests.web.client import Browser
 
 PIN = "24681357"
@@ -70,26 +72,23 @@ def test_the_console_starts_a_new_game_and_the_last_one_keeps_its_log(table: Tab
     assert table.session.header.setup == {"dealer": "bo"} and table.session.header.options == {"breaking_point": 20}
 
 
-@pytest.mark.parametrize(
-    ("body", "says"),
-    [
-        ({"game": "everest", "players": ["a", "b", "c", "d", "e"]}, "Everest is for 2 to 4 players, not 5"),
-        ({"game": "everest", "players": ["a", "a"]}, "two players have the same name"),
-        ({"game": "chess", "players": ["a", "b"]}, 'unknown game "chess"'),
-        ({"game": "everest", "players": ["a", "b"], "options": {"bogus": 1}}, "no option 'bogus'"),
-        ({"game": "escape-master", "players": ["a", "b"], "setup": {"dealer": "zed"}}, "dealer must name one of the players"),
-        ({"game": "everest", "players": "a,b"}, "players must be a list"),
-        # a card tapped twice, a card from another deck, a card of the wrong kind, a count off the rulebook
-        ({"game": "horrible-mountain-2", "players": ["a", "b"], "setup": {"evil_master": "a", "table": ["2S", "2S", "4S", "5S", "6S"],
-          "cubes": {"a": ["red", "orange"], "b": ["yellow", "green"]}, "centre": "blue"}}, "slot 2 must hold a 3"),
-        ({"game": "horrible-mountain-2", "players": ["a", "b"], "setup": {"evil_master": "a", "table": ["teen-1", "3S", "4S", "5S", "6S"],
-          "cubes": {"a": ["red", "orange"], "b": ["yellow", "green"]}, "centre": "blue"}}, '"teen-1" is not a Horrible Mountain card'),
-        ({"game": "escape-house", "players": ["a", "b", "c", "d", "e", "f"], "setup": {"card_set": "example", "main": ["key-1"]}},
-         '"key-1" is an item card, not main'),
-        ({"game": "escape-house", "players": ["a", "b", "c", "d", "e"], "setup": {"card_set": "example", "main": ["portrait"]}},
-         "Escape House is for 6 to 8 players, not 5"),
-    ],
-)
+BAD_STARTS: list[tuple[dict[str, object], str]] = [
+    ({"game": "everest", "players": ["a", "b", "c", "d", "e"]}, "Everest is for 2 to 4 players, not 5"),
+    ({"game": "everest", "players": ["a", "a"]}, "two players have the same name"),
+    ({"game": "chess", "players": ["a", "b"]}, 'unknown game "chess"'),
+    ({"game": "everest", "players": ["a", "b"], "options": {"bogus": 1}}, "no option 'bogus'"),
+    ({"game": "everest", "players": "a,b"}, "players must be a list"),
+    # each game's own (its scene's): a setup value off the players, a card tapped twice, a card from
+    # another deck, a card of the wrong kind, a count off the rulebook
+    *(
+        ({"game": game_id, "players": list(bad.players), "setup": bad.setup}, bad.says)
+        for game_id, spec in specs().items()
+        for bad in scene(spec).bad_starts
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "says"), BAD_STARTS)
 def test_a_bad_new_game_gets_one_message_and_changes_nothing(table: TableService, body: dict[str, object], says: str) -> None:
     b, csrf = _console(table)
     before = (table.session.game.id, table.session.log.last_seq)

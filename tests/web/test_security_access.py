@@ -21,7 +21,7 @@ from companion.app.service import new_pin, print_welcome, start_web, table_secre
 from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock
 from tests.serving import Served
-from tests.toygame import GAME as TOY
+from tests.toy_game import GAME as TOY
 from tests.web.client import Browser, Client
 from web.auth import GLOBAL_FAILURES, player_token
 

@@ -1,6 +1,6 @@
 """Issue 15, item 1: a player's own link never learns where a card they do not hold is.
 
-Over real HTTP against the real app: for every game, a game is played some way in (by the referee),
+Over real HTTP against the real app: for every registered game (the toy game too), a game is played some way in (by the referee),
 then hypothesis posts generated moves through every player's link, each carrying cards drawn from
 the deck. For every answer:
 
@@ -12,7 +12,6 @@ the deck. For every answer:
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from collections.abc import Iterator
@@ -24,22 +23,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.core import Move, Observation, ObservationKind
-from companion.games import get_game
+from companion.games import game_ids, get_spec
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.leakcheck import card_fields, card_universe, leaks, masked, strings, swap_cards
 from tests.serving import Served, serve
 from tests.web.client import Browser
 from web.auth import player_token
-
-GAMES = {
-    "escape-master": "escape_master",
-    "escape-house": "escape_house",
-    "the-mountain": "the_mountain",
-    "horrible-mountain-2": "horrible_mountain_2",
-    "everest": "everest",
-}
-
 
 class Table:
     """One game, served, with its playout moves to draw templates from and a browser per player."""
@@ -77,12 +67,12 @@ class Table:
         return answer.status, body
 
 
-@pytest.fixture(scope="module", params=sorted(GAMES))
+@pytest.fixture(scope="module", params=game_ids())
 def table(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
     game_id = request.param
-    playout = importlib.import_module(f"companion.games.{GAMES[game_id]}.playout")
-    header, moves = playout.random_playout(7, max_moves=120)
-    game = get_game(game_id)
+    spec = get_spec(game_id)
+    header, moves = spec.playout(7, max_moves=120)
+    game = spec.game
     path: Path = tmp_path_factory.mktemp(game_id) / "game.sqlite"
     game_log = GameLog(path)
     session = Session(game, game_log, header)

@@ -19,7 +19,7 @@ from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.conftest import TOY_HEADER, StepClock, move
 from tests.serving import Served, SSEReader, serve
-from tests.toygame import GAME as TOY
+from tests.toy_game import GAME as TOY
 from tests.web.client import Browser, Client
 from web import limits as L
 from web.auth import player_token

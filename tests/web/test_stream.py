@@ -80,7 +80,15 @@ def test_pages_and_log_api(served: Served) -> None:
     assert served.get("/api/log?after=abc")[0] == 400
     assert served.get("/api/log?player=mallory")[0] == 400
     status, _, body = served.get("/static/games.js")
-    assert status == 200 and b"escape-master" in body
+    assert status == 200 and b"TC.games" in body
+    # The game's panel comes from its own package, and the page loads it by the registry, not by a list.
+    status, _, body = served.get("/panels/toy/panel.js")
+    assert status == 200 and b'TC.games.register("toy"' in body
+    status, _, page = served.get("/")
+    assert b'src="/panels/toy/panel.js"' in page and b'href="/panels/toy/panel.css"' in page
+    # Nothing else of a game's package is reachable: only panel.js and panel.css, of a known game.
+    for path in ("/panels/toy/__init__.py", "/panels/toy/GAME.md", "/panels/toy/..%2f__init__.py", "/panels/nope/panel.js"):
+        assert served.get(path)[0] == 404, path
 
 
 def test_notes_reach_the_stream(served: Served) -> None:

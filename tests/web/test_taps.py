@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from companion.core import Header, Move, Observation, ObservationKind
 from companion.entry.builder import Builder, Draft, offer
 from companion.core.errors import NotationError
-from companion.games import get_game
+from companion.games import game_ids, get_game, specs
 from companion.games.escape_master.playout import random_playout
 from companion.log.store import GameLog
 from companion.referee.session import Session
@@ -300,12 +300,14 @@ def test_random_drafts_over_http_give_200_or_4xx(table: Table, draft: Any) -> No
         assert answer.status == 200 or 400 <= answer.status < 500, (draft, answer.status, answer.text)
 
 
-@pytest.mark.parametrize("game_id", ["escape-master", "horrible-mountain-2", "escape-house", "the-mountain", "everest"])
+@pytest.mark.parametrize("game_id", game_ids())
 @settings(max_examples=80, deadline=None)
 @given(draft=DRAFTS)
 def test_random_drafts_give_an_offer_or_a_notation_error(game_id: str, draft: Any) -> None:
+    """Every registered game's builder, at the start of a seeded game, answers any draft with an offer
+    or a notation error."""
     game = get_game(game_id)
-    header, _ = PLAYOUT_HEADERS[game_id]
+    header = PLAYOUT_HEADERS[game_id]
     state = game.new_state(header)
     for viewer in (header.players[0], None):
         try:
@@ -314,19 +316,4 @@ def test_random_drafts_give_an_offer_or_a_notation_error(game_id: str, draft: An
             pass
 
 
-def _headers() -> dict[str, tuple[Header, list[Move]]]:
-    from companion.games.escape_house.playout import random_playout as eh
-    from companion.games.everest.playout import random_playout as ev
-    from companion.games.horrible_mountain_2.playout import random_playout as hm2
-    from companion.games.the_mountain.playout import random_playout as tm
-
-    return {
-        "escape-master": random_playout(1, max_moves=1),
-        "horrible-mountain-2": hm2(1, max_moves=1),
-        "escape-house": eh(1, max_moves=1),
-        "the-mountain": tm(1, max_moves=1),
-        "everest": ev(1, max_moves=1),
-    }
-
-
-PLAYOUT_HEADERS = _headers()
+PLAYOUT_HEADERS: dict[str, Header] = {game_id: spec.playout(1, max_moves=1)[0] for game_id, spec in specs().items()}

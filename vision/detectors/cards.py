@@ -17,7 +17,9 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.seen import CardFace
+from companion.core.zones import Watch
 from vision.calibration import Calibration
 from vision.detectors.cardfaces import GlyphTemplates, IndexRead, read_indices, separator_rows
 from vision.detectors.common import mat_difference, vision_observation
@@ -52,13 +54,14 @@ def corner_to_table(zone: Zone, box: tuple[float, float, float, float] = CORNER_
 
 
 class PyramidDetector:
-    """``{"occupied": bool, "card": "QS" | None}`` per pyramid slot (zones named ``"r-i"``).
+    """``{"occupied": bool, "card": "QS" | None}`` per card read by its face (:attr:`Watch.CARD_FACE`:
+    The Mountain's pyramid slots).
 
     All slots' corners are resampled with one ``remap`` into a single tall picture (the maps are
     made once per calibration), and the pixel work is done on it at once.
     """
 
-    kinds = frozenset({ZoneKind.PYRAMID_SLOT})
+    watches = Watch.CARD_FACE
 
     def __init__(self, settings: VisionSettings | None = None, templates: GlyphTemplates | None = None) -> None:
         self.settings = settings or VisionSettings()
@@ -154,8 +157,8 @@ class PyramidDetector:
         return out
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
-        slots = tuple(z for z in zones if z.kind in self.kinds and len(z.polygon) == 4)
+        slots = tuple(z for z in zones if z.kind.camera is self.watches and len(z.polygon) == 4)
         return [
-            vision_observation(zone, {"occupied": index.found, "card": index.face}, frame.t)
+            vision_observation(zone, CardFace(index.found, index.face), frame.t)
             for zone, (_, index) in zip(slots, self.read(frame, calibration, slots))
         ]

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol
 
 import cv2
 import numpy as np
 
-from companion.core import JsonValue, Observation, ObservationKind, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.seen import VisionSeen, ZoneView
+from companion.core.zones import Watch
 from vision.calibration import Calibration
 from vision.frame import FloatArray, Frame, Image
 from vision.zones import ZoneRaster
@@ -17,16 +19,17 @@ SOURCE = "camera"
 
 
 class Detector(Protocol):
-    """A function of (frame, calibration, zones) to one VISION observation per zone it watches."""
+    """A function of (frame, calibration, zones) to one VISION observation per zone it watches:
+    the zones whose kind's camera watches what this detector sees (:class:`Watch`)."""
 
-    kinds: frozenset[ZoneKind]
+    watches: Watch
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]: ...
 
 
-def vision_observation(zone: Zone, state: Mapping[str, JsonValue], t: float, source: str = SOURCE) -> Observation:
-    """The VISION observation of ``zone`` (payload: the zone's fields plus ``state``)."""
-    return Observation(source, t, ObservationKind.VISION, {**zone.payload(), "state": dict(state)})
+def vision_observation(zone: Zone, view: ZoneView, t: float, source: str = SOURCE) -> Observation:
+    """The VISION observation of ``zone`` (payload: the zone's fields plus ``state``, the view)."""
+    return VisionSeen(zone.ref(), view, t).observation(source)
 
 
 class RasterCache:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.core import JsonValue, Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.seen import Cubes, Unseen, ZoneView
+from companion.core.zones import Watch
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
 from vision.detectors.common import RasterCache, mat_difference, vision_observation
@@ -12,7 +14,6 @@ from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.zones import make_raster, warp_zone
 
-CUBE_ZONES = frozenset({ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE})
 VISIBLE_AREA = 1.2
 """A cube seen from above shows its top and a sliver of its sides: about 1.2 of its top's area."""
 MOST_PER_BLOB = 4
@@ -21,16 +22,15 @@ PIECE_MAT_DISTANCE = 0.17
 """Chroma distance from the mat below which a pixel is mat, or a blur of mat and piece that is
 more mat than piece: the cube colours are 0.35 (blue) to 0.5 (green) from the purple felt, so
 this is about halfway (a blurred edge's true place)."""
-UNSEEN = "unseen"  # vision.stability.UNSEEN (the detectors do not import the stabiliser)
 
 
 class CubeDetector:
-    """``{"cubes": [colour, ...]}`` per Table Card slot and cube pile, in the settings' colour order.
+    """``{"cubes": [colour, ...]}`` per zone of cubes (:attr:`Watch.CUBES`), in the settings' colour order.
 
     A cube belongs to the zone its centre lies in. Touching cubes of one colour are counted by area.
     """
 
-    kinds = CUBE_ZONES
+    watches = Watch.CUBES
 
     def __init__(self, settings: VisionSettings | None = None) -> None:
         self.settings = settings or VisionSettings()
@@ -75,8 +75,8 @@ class CubeDetector:
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         out = []
         for zone in zones:
-            if zone.kind in self.kinds and zone.polygon:
+            if zone.kind.camera is self.watches and zone.polygon:
                 cubes = self.cubes(frame, calibration, zone)
-                state: dict[str, JsonValue] = {UNSEEN: "too many touching cubes to count"} if cubes is None else {"cubes": list(cubes)}
-                out.append(vision_observation(zone, state, frame.t))
+                view: ZoneView = Unseen("too many touching cubes to count") if cubes is None else Cubes(tuple(cubes))
+                out.append(vision_observation(zone, view, frame.t))
         return out

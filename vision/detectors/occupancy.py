@@ -4,34 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.seen import Occupancy
+from companion.core.zones import Watch
 from vision.calibration import Calibration
 from vision.detectors.common import RasterCache, covered_fraction, mat_difference, vision_observation
 from vision.frame import Frame
 from vision.settings import VisionSettings
 from vision.zones import make_raster, warp_zone
 
-CARD_ZONES = frozenset(
-    {
-        ZoneKind.PILE,
-        ZoneKind.HAND_PAD,
-        ZoneKind.ACTION_PAD,
-        ZoneKind.HISTORY_PAD,
-        ZoneKind.DISCARD,
-        ZoneKind.DRAW_PILE,
-        ZoneKind.TAP_PAD,
-    }
-)
-
-
 class OccupancyDetector:
-    """``{"occupied": bool}`` for each card zone with a polygon.
+    """``{"occupied": bool}`` for each card zone (:attr:`Watch.CARD`) with a polygon.
 
     A card (face, back, any colour but the mat's) covers most of its zone; an empty zone shows
     mat. Judged inside the outline by ``zone_inset_mm`` so a card in the next zone does not count.
     """
 
-    kinds = CARD_ZONES
+    watches = Watch.CARD
 
     def __init__(self, settings: VisionSettings | None = None) -> None:
         self.settings = settings or VisionSettings()
@@ -48,7 +37,7 @@ class OccupancyDetector:
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         out = []
         for zone in zones:
-            if zone.kind in self.kinds and zone.polygon:
+            if zone.kind.camera is self.watches and zone.polygon:
                 occupied = self.fraction(frame, calibration, zone) > self.settings.occupied_fraction
-                out.append(vision_observation(zone, {"occupied": occupied}, frame.t))
+                out.append(vision_observation(zone, Occupancy(occupied), frame.t))
         return out

@@ -8,7 +8,9 @@ from collections.abc import Mapping, Sequence
 import cv2
 import numpy as np
 
-from companion.core import Observation, Zone, ZoneKind
+from companion.core import Observation, Zone
+from companion.core.seen import Pawns
+from companion.core.zones import Watch
 from companion.core.errors import ConfigError
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
@@ -26,14 +28,14 @@ PAD = 0.5
 
 
 class PawnDetector:
-    """``{"pawns": {player: [x, y]}}`` for the grid zone: x 1..8 west to east, y 1..6 south to north.
+    """``{"pawns": {player: [x, y]}}`` for a grid zone (:attr:`Watch.PAWNS`): x 1..8 west to east, y 1..6 south to north.
 
     The grid polygon is its corners south-west, south-east, north-east, north-west; the board is
     resampled square-true, each pawn colour's largest patch is the pawn, and its centre names the
     square. A pawn off the grid (or unseen) is left out.
     """
 
-    kinds = frozenset({ZoneKind.GRID})
+    watches = Watch.PAWNS
 
     def __init__(self, settings: VisionSettings | None = None, players_by_colour: Mapping[str, str] | None = None) -> None:
         self.settings = settings or VisionSettings()
@@ -88,10 +90,10 @@ class PawnDetector:
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         out = []
         for zone in zones:
-            if zone.kind in self.kinds and len(zone.polygon) == 4:
+            if zone.kind.camera is self.watches and len(zone.polygon) == 4:
                 seen = self.squares(frame, calibration, zone)
-                pawns = {self.players_by_colour[c]: [x, y] for c, (x, y) in sorted(seen.items())}
-                out.append(vision_observation(zone, {"pawns": pawns}, frame.t))
+                pawns = {self.players_by_colour[c]: square for c, square in sorted(seen.items())}
+                out.append(vision_observation(zone, Pawns(pawns), frame.t))
         return out
 
     def seen_off_the_grid(self, frame: Frame, calibration: Calibration, zone: Zone, table: tuple[float, float, float, float]) -> set[str]:

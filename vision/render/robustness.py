@@ -30,7 +30,7 @@ from vision.render.scene import Scene
 from vision.render.scenes import PAWN_COLOURS, make_scene
 from vision.settings import VisionSettings
 from vision.sources import RenderedSource
-from vision.stability import UNSEEN, UNSEEN_PAWNS
+from companion.core.seen import UNSEEN, UNSEEN_PAWNS
 
 MJPG_QUALITY = 90
 FRAMES_AFTER = 3

@@ -13,13 +13,13 @@ import cv2
 import numpy as np
 
 from companion.core import JsonValue, Zone, ZoneKind
+from companion.core.zones import DISCARD, DRAW_PILE
 from vision.calibration import MarkerLayout
 from vision.detectors.glyphs import RANKS, SUITS
 from vision.frame import Image
 from vision.render import tables
 from vision.render.draw import Canvas, hand_mask
 from vision.render.scene import CameraView, CardItem, CubeItem, HandItem, Lighting, PawnItem, Point, Scene, Truth
-from vision.zones import pyramid_position
 
 CUBE_COLOURS = ("red", "orange", "yellow", "green", "blue")
 PAWN_COLOURS = ("red", "yellow", "green", "blue")
@@ -206,16 +206,16 @@ def cube_scene(rng: np.random.Generator, level: Difficulty, cube_mm: float = 12.
     """Horrible Mountain 2: Table Cards with 0..3 cubes each, the cube pile, control cubes aside."""
     table = tables.hm2_table()
     cam, light, hand, cover = _base(rng, table, level)
-    cube_zones = [z for z in table.zones if z.kind in (ZoneKind.TABLE_SLOT, ZoneKind.CUBE_PILE)]
-    slots = [z for z in cube_zones if z.kind is ZoneKind.TABLE_SLOT]
+    cube_zones = [z for z in table.zones if z.kind in (tables.TABLE_SLOT, tables.CUBE_PILE)]
+    slots = [z for z in cube_zones if z.kind == tables.TABLE_SLOT]
     cards = []
     for zone in slots:
         centre, angle = _jitter(rng, tables.zone_centre(zone), level)
         cards.append(CardItem(centre, random_face(rng, ("2", "3", "4", "5", "6")), angle))
     for zone in table.zones:
-        if zone.kind in (ZoneKind.DRAW_PILE, ZoneKind.DISCARD) and rng.random() < 0.7:
+        if zone.kind in (DRAW_PILE, DISCARD) and rng.random() < 0.7:
             centre, angle = _jitter(rng, tables.zone_centre(zone), level)
-            cards.append(CardItem(centre, None if zone.kind is ZoneKind.DRAW_PILE else random_face(rng, ("2", "3", "4", "5", "6")), angle))
+            cards.append(CardItem(centre, None if zone.kind == DRAW_PILE else random_face(rng, ("2", "3", "4", "5", "6")), angle))
     where: dict[str, list[str]] = {z.name: [] for z in cube_zones}
     loose: list[str] = []
     for colour in CUBE_COLOURS:
@@ -233,7 +233,7 @@ def cube_scene(rng: np.random.Generator, level: Difficulty, cube_mm: float = 12.
     hidden = set()
     for zone in cube_zones:
         colours = where[zone.name]
-        inset = 16.0 if zone.kind is ZoneKind.TABLE_SLOT else 12.0
+        inset = 16.0 if zone.kind == tables.TABLE_SLOT else 12.0
         spots = _scatter(rng, zone.polygon, len(colours), inset, cube_mm * 1.55)
         placed = []
         for colour, spot in zip(colours, spots):
@@ -308,15 +308,16 @@ def pyramid_scene(rng: np.random.Generator, level: Difficulty) -> Scene:
             centre, angle = _jitter(rng, tables.pyramid_centre(*pos), level, 0.6)
             cards.append(CardItem(centre, faces[pos], angle * 0.5))
     for zone in table.zones:
-        if zone.kind is not ZoneKind.PYRAMID_SLOT and rng.random() < 0.8:
+        if zone.kind != tables.PYRAMID_SLOT and rng.random() < 0.8:
             centre, angle = _jitter(rng, tables.zone_centre(zone), level)
-            cards.append(CardItem(centre, None if zone.kind is ZoneKind.DRAW_PILE else random_face(rng), angle))
+            cards.append(CardItem(centre, None if zone.kind == DRAW_PILE else random_face(rng), angle))
     states: dict[str, Mapping[str, JsonValue]] = {}
     hidden, hidden_faces = set(), set()
     for zone in table.zones:
-        if zone.kind is not ZoneKind.PYRAMID_SLOT:
+        if zone.kind != tables.PYRAMID_SLOT:
             continue
-        pos = pyramid_position(zone)
+        row, i = zone.name.split("-")  # the tables name each pyramid slot "r-i"
+        pos = (int(row), int(i))
         occupied = pos in present
         states[zone.name] = {"occupied": occupied, "card": faces[pos] if occupied else None}
         (tlx, tly), (trx, _), _, _ = zone.polygon

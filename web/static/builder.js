@@ -160,16 +160,6 @@
       }, "choice" + (face ? " has-card" : "") + (choice.legal ? "" : " off"));
     }
 
-    function pyramid(next) {
-      const rows = {};
-      for (const c of next.choices) {
-        const r = Number(String(c.value).split("-")[0]);
-        (rows[r] = rows[r] || []).push(c);
-      }
-      return el("div", { class: "pyramid-pick" }, Object.keys(rows).sort((a, b) => a - b).map((r) =>
-        el("div", { class: "pick-row" }, rows[r].map((c) => choiceButton(next, c)))));
-    }
-
     function nextStep(offer) {
       const next = offer.next;
       if (!next) return null;
@@ -188,7 +178,9 @@
       if (next.hidden_choices) {
         actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       }
-      const tiles = next.pick === "pyramid_slot" ? pyramid(next) : el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
+      // A game may lay out its own kind of pick (The Mountain's pyramid slots as a pyramid).
+      const tiles = TC.games.picker(opts.gameId, next, (c) => choiceButton(next, c)) ||
+        el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
       return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),
         next.choices.length ? tiles : el("p", { class: "muted" }, "Nothing fits here now."),

@@ -1,13 +1,16 @@
 // The registry of game panels, shared drawing helpers, and a generic table for any other game.
 //
-// Each game has its own file, web/static/games/<game-id>.js (escape-master, escape-house,
-// everest, horrible-mountain-2, the-mountain), loaded after this one. It calls
-// TC.games.register(id, {board, view, entry}):
+// Each game has its own panel, panel.js in its package's panel folder (GameSpec.panel), served at
+// /panels/<game-id>/panel.js and loaded after this one. It calls TC.games.register(id, parts):
 //   board(board)             -> Node   the scoreboard panel from Session.board()
 //   view(view, player, board) -> Node  a player's private view from game.view(state, player)
 //   entry(ctx)               -> {node, update(data)}  a part of a player's page above the move
 //                               builder (optional; Everest: where the plan stands); it is built
 //                               once and updated on every refresh.
+//   card(name)               -> Node   a card face, as the game's scoreboard draws it (optional)
+//   picker(next, choose)     -> Node   the tiles of a builder step whose pick the game lays out
+//                               itself, keyed by pick name ({pyramid_slot: fn}) (optional)
+//   summary(scoreboard)      -> [[label, value], ...]  the venue's headline figures (optional)
 "use strict";
 (function () {
   const el = TC.el;
@@ -85,6 +88,11 @@
     return el("ul", { class: cls || "plain" }, items.map((item) => el("li", {}, make ? make(item) : String(item))));
   }
 
+  // "anna 3 · ben 5": a per-player figure in one line.
+  function perPlayer(obj, fmt) {
+    return Object.entries(obj || {}).map(([k, v]) => k + " " + fmt(v)).join(" · ");
+  }
+
   function names(players) {
     return players && players.length ? players.join(", ") : "nobody";
   }
@@ -103,8 +111,7 @@
   }
 
   TC.games = {
-    known: ["escape-master", "escape-house", "everest", "horrible-mountain-2", "the-mountain"],
-    helpers: { bar, stat, tag, section, fold, playingCard, cardRow, playerColour, list, names, generic },
+    helpers: { bar, stat, tag, section, fold, playingCard, cardRow, playerColour, list, names, perPlayer, generic },
     register(id, parts) {
       games[id] = parts;
     },
@@ -130,6 +137,18 @@
       const game = games[gameId];
       if (!game || !game.card) return null;
       return safely("card", () => game.card(name), () => el("span", { class: "card" }, String(name)));
+    },
+    // The venue's headline figures for a table ([[label, value], ...]), or null when the game has none.
+    summary(board) {
+      const game = games[board.game];
+      if (!game || !game.summary || !board.scoreboard) return null;
+      return safely("summary", () => game.summary(board.scoreboard), () => null);
+    },
+    // The tiles of a builder step laid out by the game for its own kind of pick, or null.
+    picker(gameId, next, button) {
+      const game = games[gameId];
+      const lay = game && game.picker && game.picker[next.pick];
+      return lay ? safely("picker", () => lay(next, button), () => null) : null;
     },
     entry(gameId, ctx) {
       const game = games[gameId];

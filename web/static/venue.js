@@ -6,27 +6,13 @@
   const body = document.body;
   const page = body.dataset.page;
 
-  // Each game's headline figures, read from its public scoreboard as the table published it (keys:
-  // docs/games/<game>.md, "Scoreboard"). Nothing is computed here: the venue runs no rules.
-  const per = (obj, fmt) => Object.entries(obj || {}).map(([k, v]) => k + " " + fmt(v)).join(" · ");
-  const HEADLINES = {
-    "escape-master": (s) => [["faults (breaking point " + s.breaking_point + ")", per(s.faults, String)], ["round", s.round]],
-    "escape-house": (s) => [["penalty clocks", s.clocks], ["main puzzles left", s.main_left], ["alive", (s.alive || []).length]],
-    "everest": (s) => [["damage", per(s.damage, String)], ["round", s.round]],
-    "horrible-mountain-2": (s) => [["points", per(s.scores, (v) => String(v.total !== null && v.total !== undefined ? v.total : v.cubes))],
-      ["draw pile ran out", (s.exhausted || 0) + "/3"]],
-    "the-mountain": (s) => [["health", s.health], ["threats left", s.threats_left], ["score", s.score]],
-  };
-
+  // Each game's headline figures, read by its own panel (its ``summary``) from its public scoreboard as
+  // the table published it. Nothing is computed here: the venue runs no rules.
   function headline(board) {
-    const pick = HEADLINES[board.game];
-    if (pick && board.scoreboard) {
-      try {
-        return el("dl", { class: "headline", "data-game": board.game },
-          pick(board.scoreboard).map(([label, value]) => [el("dt", {}, label), el("dd", {}, value === undefined || value === null ? "—" : String(value))]));
-      } catch (err) {
-        console.error("headline", err); // a scoreboard this page does not know: the panel's own figures below
-      }
+    const figures = TC.games.summary(board);
+    if (figures) {
+      return el("dl", { class: "headline", "data-game": board.game },
+        figures.map(([label, value]) => [el("dt", {}, label), el("dd", {}, value === undefined || value === null ? "—" : String(value))]));
     }
     // Any other game: the first figures its own scoreboard panel draws.
     const stats = [...TC.games.render(board).querySelectorAll(".stat")].slice(0, 3);

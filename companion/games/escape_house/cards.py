@@ -1,7 +1,7 @@
 """The nouns of an Escape House card set: cards, their kinds, clear conditions and effects.
 
 Only one card text of the real game survives (GAPS.md), so the cards are data: a card set is a JSON
-file (see ``cardset.py`` for the loader and docs/games/escape-house.md for the format) whose cards use
+file (see ``cardset.py`` for the loader and GAME.md for the format) whose cards use
 the small vocabulary defined here. The engine only ever reads these frozen values.
 """
 

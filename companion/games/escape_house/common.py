@@ -7,6 +7,10 @@ from companion.contract.players import not_a_player
 from .state import MAIN_ROOM, Phase, State
 
 
+PLAYER_RULE = "EH-PLAYER"
+"""A move by someone not at the table (the game's own id, cited by old logs)."""
+
+
 def room_name(room: str) -> str:
     return "the main room" if room == MAIN_ROOM else f"the {room}"
 
@@ -19,7 +23,7 @@ def card_name(state: State, card: str) -> str:
 
 def living_actor(state: State, move: Move) -> Verdict | None:
     """EH-PLAYER / EH-SACRIFICED: the move names a living player of this game."""
-    refused = not_a_player("EH-PLAYER", state.players, move)
+    refused = not_a_player(PLAYER_RULE, state.players, move)
     if refused is not None:
         return refused
     if move.by not in state.where:

@@ -6,6 +6,9 @@ Pure helpers on :class:`State`, shared by the phases' modules.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
+
+from companion.core import JsonObject, Outcome, Termination
 
 from .cards import PLAYED_EFFECT_KINDS, Card, Cond, Do, Effect, Kind, Who
 from .state import MAIN_ROOM, Phase, PlayedCard, State, bump
@@ -211,3 +214,24 @@ def new_round(state: State) -> State:
 
 def game_over(state: State, won: bool) -> State:
     return state.but(phase=Phase.OVER, won=won, closing=False, penalties_due=0)
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of an Escape House game: whether the table won, and who escaped."""
+
+    won: bool
+    escaped: tuple[str, ...]
+
+    def to_json(self) -> JsonObject:
+        return {"won": self.won, "escaped": list(self.escaped)}
+
+
+def outcome(state: State) -> Outcome | None:
+    """EH-WIN: every main puzzle cleared, the living escape; EH-CLOCKS: the third clock; or everyone sacrificed."""
+    if state.phase is not Phase.OVER:
+        return None
+    if state.won:
+        return Outcome(Termination.ESCAPED, state.alive, Result(True, state.alive))
+    termination = Termination.OVERRUN if state.alive else Termination.ALL_SACRIFICED
+    return Outcome(termination, (), Result(False, ()))

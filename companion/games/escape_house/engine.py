@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
-from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, RuleBook, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, RuleBook, Unexplained, Verdict, ZoneKind
+from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
-from . import action, entry, explore, live, resolve, table, views
+from . import action, common, effects, entry, explore, live, picks, resolve, table, views
 from .common import card_name, room_name
 from .moves import (
     MOVE_TYPES,
@@ -65,6 +66,10 @@ class EscapeHouse(Game[State]):
     move_types: ClassVar[tuple[type[Move], ...]] = MOVE_TYPES
     options_type: ClassVar[type[Any]] = EscapeHouseOptions
     rules: ClassVar[RuleBook] = RULEBOOK
+    zone_kinds: ClassVar[tuple[ZoneKind, ...]] = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = common.PLAYER_RULE
 
     def __init__(self) -> None:
         super().__init__()
@@ -87,13 +92,7 @@ class EscapeHouse(Game[State]):
         return MOVES.apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.OVER:
-            return None
-        if state.won:
-            escaped = state.alive
-            return Outcome(escaped, "all main puzzles are cleared; the living escape", {"won": True, "escaped": list(escaped)})
-        reason = "three clocks: the cultists are back" if state.alive else "everyone was sacrificed"
-        return Outcome((), reason, {"won": False, "escaped": []})
+        return effects.outcome(state)
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)
@@ -115,10 +114,8 @@ class EscapeHouse(Game[State]):
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
-            return table.interpret(state, observation)
-        return super().interpret(state, observation)
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)
 
 
 def _prompts(state: State) -> tuple[Prompt, ...]:

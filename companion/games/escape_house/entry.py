@@ -40,6 +40,7 @@ from .moves import (
     Stash,
     Trade,
 )
+from .picks import ROOM
 from .state import HAND_LIMIT, MAIN_ROOM, SEEN_PER_DRAW, Phase, State
 
 log = logging.getLogger(__name__)
@@ -213,7 +214,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
         return _cards(state, _face_down(state) if viewer is None else _unseen_by(state, viewer))
     if pick is Pick.PUBLIC_CARD:
         return _cards(state, _public(state, viewer))
-    if pick is Pick.ROOM:
+    if pick is ROOM:
         return [Choice(r, room_label(r)) for r in (MAIN_ROOM,) + state.rooms]
     if pick is Pick.NUMBER:
         deepest = max([len(state.discard), *(state.deck_size(r) for r in state.rooms)])

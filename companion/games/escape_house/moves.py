@@ -1,7 +1,7 @@
 """Escape House moves: one frozen dataclass per notation verb (NOTATION.md "Escape House").
 
 Core verbs: move, draw, draw_discard, trade, stash, follow, play, resolve, penalty, clear.
-Extensions (docs/games/escape-house.md): end_explore, reveal, discard, end_round; at a live table,
+Extensions (GAME.md): end_explore, reveal, discard, end_round; at a live table,
 dealt and flip.
 """
 
@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from companion.core import JsonObject, Move
 from companion.core.picks import FieldSpec, Pick
 from companion.core.errors import NotationError
+from .picks import ROOM
 from .state import SEEN_PER_DRAW
 from companion.core.codec import MoveCodec
 
@@ -25,7 +26,7 @@ class MoveTo(Move):
     """Put your token in a room ("main" is the main room) at the start of explore or action."""
 
     verb: ClassVar[str] = "move"
-    picks = {"room": FieldSpec.one(Pick.ROOM)}
+    picks = {"room": FieldSpec.one(ROOM)}
     room: str
 
 
@@ -35,7 +36,7 @@ class Draw(Move):
 
     verb: ClassVar[str] = "draw"
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
-    picks = {"room": FieldSpec.one(Pick.ROOM), "card": FieldSpec.one(Pick.UNSEEN_CARD)}
+    picks = {"room": FieldSpec.one(ROOM), "card": FieldSpec.one(Pick.UNSEEN_CARD)}
     room: str
     card: str
 
@@ -81,7 +82,7 @@ class Stash(Move):
     hidden_fields: ClassVar[tuple[str, ...]] = ("card",)  # face down: only its holder knows it
     picks = {
         "card": FieldSpec.one(Pick.HAND_CARD),
-        "room": FieldSpec.one(Pick.ROOM),
+        "room": FieldSpec.one(ROOM),
         "position": FieldSpec.one(Pick.NUMBER),
     }
     card: str

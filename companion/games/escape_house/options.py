@@ -1,7 +1,7 @@
 """Escape House options: every gap in the rulebook the engine had to fill, with its default.
 
 The rulebook has no variants; each field here is a default we chose where the text is silent
-(docs/games/escape-house.md says why for each).
+(GAME.md says why for each).
 """
 
 from __future__ import annotations

@@ -6,31 +6,31 @@ trades, puzzle clears) a person enters as a notation move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
+from companion.core import Move, Unexplained, ZoneKind
+from companion.core.seen import Seen, TagSeen, VisionSeen
 from .cards import PENALTY_KINDS, Kind
 from .moves import Flip, Penalty, Reveal
 from .state import Phase, State
 
+TAP_PAD = ZoneKind("tap_pad")  # revealed action cards and penalty draws are tapped here
+ZONE_KINDS = (TAP_PAD,)
 
-def interpret_tag(state: State, observation: Observation) -> Move | Unexplained | None:
+
+def interpret_tag(state: State, seen: TagSeen) -> Move | Unexplained | None:
     """A card tapped on the tap pad: a live table's next main puzzle turned up, a penalty draw when one
     is due, else the reveal of a played card."""
-    payload: Mapping[str, Any] = observation.payload
-    zone = str(payload.get("zone") or "?")
-    if payload.get("zone_kind") != ZoneKind.TAP_PAD.value:
+    zone = seen.zone.name
+    if not seen.zone.is_a(TAP_PAD):
         return Unexplained(zone, "Escape House reads only the tap pad; a tag arrived at another reader", "take the card off that reader")
-    if payload.get("event") != "arrive":
+    if not seen.arrived:
         return None  # a card lifted off the pad needs no move
-    card = payload.get("card")
-    if not isinstance(card, str):
+    card = seen.card
+    if card is None:
         return Unexplained(zone, "a card no one enrolled was tapped", "enrol the card, then tap it again")
     kind = state.cards.kind_of(card)
     if kind is None:
         return Unexplained(zone, f'"{card}" is not a card of the set "{state.cards.name}"', "take it off the tap pad")
-    t = observation.table_time
+    t = seen.t
     if kind is Kind.MAIN and state.needs_flip():  # a live table turns up its next main puzzle
         return Flip(card=card, t=t)
     if kind in PENALTY_KINDS:
@@ -47,9 +47,7 @@ def interpret_tag(state: State, observation: Observation) -> Move | Unexplained 
     return Reveal(by=played.by, card=card, t=t)
 
 
-def interpret(state: State, observation: Observation) -> Move | Unexplained | None:
-    if observation.kind is ObservationKind.TAG:
-        return interpret_tag(state, observation)
-    if observation.kind is ObservationKind.VISION:
+def interpret(state: State, seen: Seen) -> Move | Unexplained | None:
+    if isinstance(seen, VisionSeen):
         return None  # no camera zone means anything in Escape House
-    raise ValueError("interpret handles TAG and VISION; MOVE goes to the base class")
+    return interpret_tag(state, seen)

@@ -14,7 +14,7 @@ def _card(state: State, card: str) -> dict[str, str]:
 
 
 def scoreboard(state: State) -> JsonObject:
-    """NOTATION.md's keys first, then public extras (docs/games/escape-house.md)."""
+    """NOTATION.md's keys first, then public extras (GAME.md)."""
     main = state.current_main()
     played: list[dict[str, Any]] = []
     for p in state.played:

@@ -7,16 +7,17 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from .data import load_deck
-from . import drawing, entry, leaders, plays, rounds, specials, table, views
+from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
 from .options import EscapeMasterOptions
-from .rules import RULES
+from .rules import RULES, WHO as RULE_WHO
 from .setup import build_state
 from .state import State
 
@@ -59,6 +60,10 @@ class EscapeMaster(Game[State]):
         return tuple(sorted(load_deck(self.options_type().deck_file).cards))
     options_type = EscapeMasterOptions
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = RULE_WHO
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)
@@ -95,9 +100,5 @@ class EscapeMaster(Game[State]):
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        found = table.interpret(state, observation)
-        if found is table.NOT_MINE:
-            return super().interpret(state, observation)
-        assert not isinstance(found, table.NotMine)
-        return found
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)

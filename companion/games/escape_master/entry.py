@@ -40,6 +40,7 @@ from .moves import (
     Trap,
     Withdraw,
 )
+from .picks import PILE
 from .piles import ability, combo_shape
 from .rounds import round_deck
 from .state import Phase, State
@@ -206,7 +207,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
         return _unseen(state, viewer)
     if pick is Pick.PUBLIC_CARD:
         return _public(state)
-    if pick is Pick.PILE:
+    if pick is PILE:
         return _piles(state, every)
     if pick is Pick.NUMBER:
         return [Choice(n, f"Story card {n}") for n in sorted(state.table.stories)]

@@ -2,7 +2,7 @@
 
 A malformed card name is a notation error (ValueError here); a well-formed card that cannot be where
 the move says is an illegal move (``check``). Verbs beyond NOTATION.md are extensions for the
-readers and the leader/Story bookkeeping; docs/games/escape-master.md documents each one.
+readers and the leader/Story bookkeeping; GAME.md documents each one.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 from companion.core import Move
 from companion.core.picks import FieldSpec, Pick
 from .cards import SUITS, card_problem
+from .picks import PILE
 
 logger = logging.getLogger(__name__)
 
@@ -71,7 +72,7 @@ class Play(Move):
     picks = {
         "card": FieldSpec.one(Pick.HAND_CARD, optional=True),
         "cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2, optional=True),
-        "pile": FieldSpec.one(Pick.PILE),
+        "pile": FieldSpec.one(PILE),
     }
     card: str | None = None
     cards: tuple[str, str] | None = None
@@ -197,7 +198,7 @@ class EndRound(Move):
             _hands_ok(self.hands)
 
 
-# -- extensions (docs/games/escape-master.md) -------------------------------------------------
+# -- extensions (GAME.md) -------------------------------------------------
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -218,7 +219,7 @@ class Half(Move):
     """The first card of a combination, put on pile N; ``play {cards: [it, second]}`` completes it."""
 
     verb: ClassVar[str] = "half"
-    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "pile": FieldSpec.one(Pick.PILE)}
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "pile": FieldSpec.one(PILE)}
     card: str
     pile: int
 

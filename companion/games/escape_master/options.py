@@ -10,7 +10,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class EscapeMasterOptions:
-    """Every field has the rulebook's value or the default docs/games/escape-master.md explains."""
+    """Every field has the rulebook's value or the default GAME.md explains."""
 
     breaking_point: int = field(
         default=30,

@@ -4,9 +4,10 @@ rounds, the Doom pile, ties playing an extra round, Escape Alliance team scores)
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
-from companion.core import Outcome
+from companion.core import JsonObject, Outcome, Termination
 from .cards import Kind
 from .piles import ability
 from .state import Mods, Phase, RoundRecord, State, replace
@@ -120,43 +121,80 @@ def story_eligibility(state: State) -> tuple[tuple[int, ...], str]:
     return (), f"{names} tied with {best} faults this round and with {high} in total, so nobody draws"
 
 
+@dataclass(frozen=True)
+class Ending:
+    """What ends an Escape Master game at a round's end, before the fewest faults decide who wins."""
+
+    termination: Termination
+    rounds: int | None = None
+    """LAST_ROUND: how many fixed rounds were played."""
+    unit: str | None = None
+    """BREAKING_POINT: the player (or team) who reached it ..."""
+    faults: int | None = None
+    """... and with how many faults."""
+
+    def said(self) -> str:
+        if self.termination is Termination.TIE_ROUND:
+            return "the extra round for the tie decides"
+        if self.termination is Termination.LAST_ROUND:
+            return f"the {self.rounds} fixed rounds are played"
+        if self.termination is Termination.BREAKING_POINT:
+            return f"{self.unit} reached the Breaking Point with {self.faults} faults"
+        return "the Doom pile holds every Doom Master card"
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of an Escape Master game: what ended it, the winners, and their (the fewest) faults."""
+
+    ending: Ending
+    winners: tuple[str, ...]
+    fewest: int
+
+    def to_json(self) -> JsonObject:
+        winner = self.winners[0] if len(self.winners) == 1 else list(self.winners)
+        return {"winner": winner, "reason": f"{self.ending.said()}; fewest faults: {self.fewest}"}
+
+
+def _ending(state: State, total: Callable[[tuple[int, ...]], int]) -> Ending | None:
+    """Does the game end at this round's end (EM-BREAKING-POINT, fixed rounds, the Doom pile, a tie's extra round)?"""
+    options = state.table.options
+    if state.tiebreak:
+        return Ending(Termination.TIE_ROUND)
+    if options.fixed_rounds is not None:
+        if len(state.rounds) < options.fixed_rounds:
+            return None
+        return Ending(Termination.LAST_ROUND, rounds=options.fixed_rounds)
+    over = [u for u in units(state, state.players_in) if total(u) >= options.breaking_point]
+    if over:
+        worst = max(over, key=total)
+        return Ending(Termination.BREAKING_POINT, unit=unit_name(state, worst), faults=total(worst))
+    doom = state.table.deck.doom
+    if options.early_end_doom_pile and doom and len(set(state.doom_pile)) >= len(doom):
+        return Ending(Termination.DOOM_PILE)
+    return None
+
+
 def _game_end(state: State) -> State:
-    table = state.table
-    options = table.options
+    options = state.table.options
     groups = units(state, state.players_in)
 
     def total(u: tuple[int, ...]) -> int:
         return sum(state.faults[i] for i in u)
 
-    if state.tiebreak:
-        reason = "the extra round for the tie decides"
-    elif options.fixed_rounds is not None:
-        if len(state.rounds) < options.fixed_rounds:
-            return _next_dealer(state)
-        reason = f"the {options.fixed_rounds} fixed rounds are played"
-    else:
-        reason = ""
-        over = [u for u in groups if total(u) >= options.breaking_point]
-        if over:
-            worst = max(over, key=total)
-            reason = f"{unit_name(state, worst)} reached the Breaking Point with {total(worst)} faults"
-        doom_all = table.deck.doom and len(set(state.doom_pile)) >= len(table.deck.doom)
-        if options.early_end_doom_pile and doom_all and not reason:
-            reason = "the Doom pile holds every Doom Master card"
-        if not reason:
-            return _next_dealer(state)
+    ending = _ending(state, total)
+    if ending is None:
+        return _next_dealer(state)
     low = min(total(u) for u in groups)
     best = [u for u in groups if total(u) == low]
     if len(best) > 1 and options.tie_extra_round:
         seats = tuple(sorted(i for u in best for i in u))
-        why = f"{reason}; {', '.join(unit_name(state, u) for u in best)} tie with {low} faults and play an extra round"
+        why = f"{ending.said()}; {', '.join(unit_name(state, u) for u in best)} tie with {low} faults and play an extra round"
         logger.debug("tie: %s", why)
         return _next_dealer(replace(state, tiebreak=True, players_in=seats, story_why=state.story_why))
     winners = tuple(state.name(i) for u in best for i in u)
-    single = len(winners) == 1
-    result = {"winner": winners[0] if single else list(winners), "reason": f"{reason}; fewest faults: {low}"}
-    return replace(state, phase=Phase.GAME_OVER, result=Outcome(winners, str(result["reason"]), result),
-                   story_eligible=(), story_why="the game is over")
+    result = Outcome(ending.termination, winners, Result(ending, winners, low))
+    return replace(state, phase=Phase.GAME_OVER, result=result, story_eligible=(), story_why="the game is over")
 
 
 def _next_dealer(state: State) -> State:

@@ -13,6 +13,9 @@ player's hand pad, action pad and history pad).
   discarded with a discard; cards already there (a resolved trap moved over) need no move.
 - a card leaving a pile is nothing, unless it is a half combination being taken back.
 - a tag no one enrolled, or a zone Escape Master has no use for, is Unexplained, naming the zone.
+
+The action and history pads are Escape Master's own zone kinds; piles, hand pads and the draw pile
+are shared (:mod:`companion.core.zones`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from companion.core import Move, Observation, ObservationKind, Unexplained
+from companion.core import Move, Unexplained, ZoneKind
+from companion.core.seen import Seen, TagSeen, VisionSeen
+from companion.core.zones import DRAW_PILE, HAND_PAD, PILE
 from . import plays
 from .cards import ESCAPE_KINDS, TRAP_KINDS, Kind, card_problem
 from .moves import (
@@ -39,48 +44,38 @@ from .state import Phase, State
 
 logger = logging.getLogger(__name__)
 
-
-class NotMine:
-    """Marker: the observation is not a reader's (a notation move): the base class reads it."""
-
-
-NOT_MINE = NotMine()
+ACTION_PAD = ZoneKind("action_pad")  # a player's action pile: traps played on that player land here
+HISTORY_PAD = ZoneKind("history_pad")  # a player's history pile: escapes and discarded specials
+ZONE_KINDS = (PILE, DRAW_PILE, HAND_PAD, ACTION_PAD, HISTORY_PAD)
 
 
-def interpret(state: State, obs: Observation) -> Move | Unexplained | None | NotMine:
-    if obs.kind is ObservationKind.VISION:
+def interpret(state: State, seen: Seen) -> Move | Unexplained | None:
+    if isinstance(seen, VisionSeen):
         return None  # the camera is optional for Escape Master; identity comes from the readers
-    if obs.kind is not ObservationKind.TAG:
-        return NOT_MINE
-    p = obs.payload
-    zone = str(p.get("zone", "?"))
-    kind = p.get("zone_kind")
-    event = p.get("event")
-    card = p.get("card")
-    t = obs.table_time
-    if event == "depart":
-        return _depart(state, card, kind, t)
-    if event != "arrive":
-        return Unexplained(zone, f"the reader at {zone} sent an unknown event {event!r}", "check the reader")
+    return _tag(state, seen)
+
+
+def _tag(state: State, seen: TagSeen) -> Move | Unexplained | None:
+    zone, card, t = seen.zone.name, seen.card, seen.t
+    if not seen.arrived:
+        return _depart(state, seen)
     if card is None:
-        uid = p.get("uid", "?")
-        return Unexplained(zone, f"a tag no one enrolled (uid {uid}) arrived at {zone}",
-                           "enrol the card (companion enroll) and put it down again")
+        return Unexplained(zone, f"a tag no one enrolled (uid {seen.uid}) arrived at {zone}",
+                           "enrol the card's tag, then put it down again")
     if card_problem(card) is not None or card not in state.table.cards:
         return Unexplained(zone, f"the tag at {zone} is enrolled as {card!r}, which is not a card of this deck",
                            "take it off the table and check its enrolment")
-    player = p.get("player")
-    if kind == "pile":
-        index = p.get("index")
-        return _pile(state, card, index if isinstance(index, int) else None, t)
-    if kind == "draw_pile":
+    player = seen.zone.player
+    if seen.zone.is_a(PILE):
+        return _pile(state, card, seen.zone.index, t)
+    if seen.zone.is_a(DRAW_PILE):
         return None
-    if kind in ("hand_pad", "action_pad", "history_pad"):
-        if not isinstance(player, str) or player not in state.table.seat:
+    if seen.zone.kind in (HAND_PAD.name, ACTION_PAD.name, HISTORY_PAD.name):
+        if player is None or player not in state.table.seat:
             return Unexplained(zone, f"{zone} belongs to no player of this game", "fix the zone's player in the table config")
-        if kind == "hand_pad":
+        if seen.zone.is_a(HAND_PAD):
             return _hand(state, card, player, t)
-        if kind == "action_pad":
+        if seen.zone.is_a(ACTION_PAD):
             return _action(state, card, player, t, zone)
         return _history(state, card, player, t, zone)
     return Unexplained(zone, f"a card arrived at {zone}, a zone Escape Master does not use", "take the card back")
@@ -91,8 +86,9 @@ def _holder_name(state: State, card: str) -> str | None:
     return None if seat is None else state.name(seat)
 
 
-def _depart(state: State, card: object, kind: object, t: float) -> Move | None:
-    if kind != "pile" or not isinstance(card, str):
+def _depart(state: State, seen: TagSeen) -> Move | None:
+    card, t = seen.card, seen.t
+    if not seen.zone.is_a(PILE) or card is None:
         return None
     for pile in state.rnd.piles:
         if pile.pending is not None and pile.pending.card == card:

@@ -1,6 +1,23 @@
-"""Everest, a piecepack game for four yeti by Mark A. Biggar (registry id "everest")."""
+"""Everest, a piecepack game for four yeti by Mark A. Biggar: ``SPEC`` declares it (id ``everest``);
+GAME.md is its rules catalogue, options, notation and sensors."""
 
+from __future__ import annotations
+
+import random
+
+from companion.contract.spec import ExampleTable, GameSpec
+from companion.core.nouns import Header
+
+from . import playout
 from .engine import GAME_INSTANCE as GAME
 from .engine import Everest
 
-__all__ = ["GAME", "Everest"]
+
+def example(rng: random.Random) -> ExampleTable:
+    """Four yeti at the rulebook's homes: nothing else to set up."""
+    return ExampleTable(Header(GAME.id, ("anna", "ben", "cleo", "dan"), {}, {}))
+
+
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+
+__all__ = ["GAME", "SPEC", "Everest"]

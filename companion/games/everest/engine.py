@@ -10,23 +10,25 @@ from typing import Any
 from companion.core import (
     JsonObject,
     Move,
-    Observation,
-    ObservationKind,
     Outcome,
     Prompt,
     Unexplained,
     Verdict,
 )
 from companion.core.picks import Choice, Pick
+from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from companion.contract.players import not_a_player
-from . import dice, entry, resolve, rounds, table, views
+from . import dice, entry, picks, resolve, rounds, table, views
 from .rounds import plans_needed, roll_waiting
 from .moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
 from .options import EverestOptions
 from .rules import RULES
+
+PLAYER_RULE = "EV-PLAYER"
+"""A move by someone not at the table (cited by old logs)."""
 from .setup import new_state
 from .state import EverestState, OrderChoice, PLAN, ROUND_END
 
@@ -53,6 +55,9 @@ class Everest(Game[EverestState]):
     move_types = MOVE_TYPES
     options_type = EverestOptions
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
+    player_rule = PLAYER_RULE
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> EverestState:
         return new_state(players, options, setup)
@@ -62,7 +67,7 @@ class Everest(Game[EverestState]):
     def check(self, state: EverestState, move: Move) -> Verdict:
         check = MOVES.checker(move)
         # EV-PLAYER; the end of a round may be entered by nobody in particular
-        refused = not_a_player("EV-PLAYER", state.players, move, optional=type(move) is EndRound)
+        refused = not_a_player(PLAYER_RULE, state.players, move, optional=type(move) is EndRound)
         return refused or check(state, move)
 
     def apply(self, state: EverestState, move: Move) -> EverestState:
@@ -71,10 +76,7 @@ class Everest(Game[EverestState]):
     # -- the end ----------------------------------------------------------------------------------
 
     def outcome(self, state: EverestState) -> Outcome | None:
-        if state.winner is None:
-            return None
-        name = state.players[state.winner]
-        return Outcome((name,), f"{name}'s yeti held the peak alone for a whole round", {"winner": name})
+        return rounds.outcome(state)
 
     # -- what people see ----------------------------------------------------------------------------
 
@@ -96,10 +98,10 @@ class Everest(Game[EverestState]):
     def prompts(self, state: EverestState) -> tuple[Prompt, ...]:
         return views.prompts(state, plans_needed(state), roll_waiting(state))
 
-    def interpret(self, state: EverestState, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind is ObservationKind.VISION:
-            return table.interpret(state, observation)
-        return super().interpret(state, observation)  # notation moves; NFC plays no part in Everest
+    def interpret_table(self, state: EverestState, seen: Seen) -> Move | Unexplained | None:
+        if isinstance(seen, VisionSeen):
+            return table.interpret(state, seen)
+        return None  # NFC plays no part in Everest
 
 
 # -- check, one function per verb -------------------------------------------------------------------
@@ -290,3 +292,5 @@ MOVES: MoveTable[EverestState] = MoveTable("Everest", {
 
 
 GAME_INSTANCE = Everest()
+
+Everest.move_table = MOVES  # the table is made below the class, from its module functions

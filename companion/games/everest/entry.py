@@ -1,7 +1,7 @@
 """Everest by tapping: the moves worth offering, and each field's values as a seat sees them.
 
 A plan is secret and large (three coins, each face up or down, each a direction): its coins are
-offered as tiles (:attr:`Pick.PLANNED_COIN`) and not judged one by one, so the engine's own check
+offered as tiles (:data:`.picks.PLANNED_COIN`) and not judged one by one, so the engine's own check
 decides the finished plan. Rolls, orders, heals and set-aside coins are small: one tap each.
 """
 
@@ -13,6 +13,7 @@ from itertools import permutations
 from companion.core import Move
 from companion.core.picks import Choice, Pick
 from . import dice
+from .picks import COIN, PLANNED_COIN
 from .rounds import forced_home, heal_barred, plans_needed, roll_waiting
 from .moves import COINS, DIE_FACES, MAX_PLAN, EndRound, Heal, Order, Plan, PlanCoin, Roll, SetAside
 from .state import EverestState, OrderChoice, Phase
@@ -70,7 +71,7 @@ def planned_label(coin: str, face: str, way: str) -> str:
 
 def choices(state: EverestState, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
     names = state.players
-    if pick is Pick.PLANNED_COIN:
+    if pick is PLANNED_COIN:
         seat = names.index(by) if by in names else None
         usable = [c for c in COINS if every or seat is None or c not in state.aside_known[seat]]
         return [
@@ -79,7 +80,7 @@ def choices(state: EverestState, viewer: str | None, by: str | None, pick: Pick,
             for face in ("value", "suit")
             for way in DIRECTIONS
         ]
-    if pick is Pick.COIN:
+    if pick is COIN:
         return [Choice(c, c) for c in COINS]
     if pick is Pick.PLAYER:
         return [Choice(p, p) for p in names]

@@ -14,6 +14,7 @@ from typing import ClassVar, Literal
 
 from companion.core import Move
 from companion.core.picks import FieldSpec, Pick
+from .picks import COIN, PLANNED_COIN
 
 CoinValue = Literal["blank", "ace", "2", "3", "4", "5"]
 Face = Literal["value", "suit"]
@@ -98,7 +99,7 @@ class Plan(Move):
 
     verb: ClassVar[str] = "plan"
     hidden_fields: ClassVar[tuple[str, ...]] = ("coins",)
-    picks = {"coins": FieldSpec(Pick.PLANNED_COIN, many=True, least=0, most=3, free=True)}
+    picks = {"coins": FieldSpec(PLANNED_COIN, many=True, least=0, most=3, free=True)}
     coins: tuple[PlanCoin, ...]
 
     def __post_init__(self) -> None:
@@ -142,7 +143,7 @@ class EndRound(Move):
     verb: ClassVar[str] = "end_round"
     picks = {
         "heal": FieldSpec.list_of(Pick.PLAYER, 0, 4, ordered=False),
-        "set_aside": FieldSpec.by_player(Pick.COIN, 0, 6, optional=True),
+        "set_aside": FieldSpec.by_player(COIN, 0, 6, optional=True),
     }
     heal: tuple[str, ...] = ()
     set_aside: dict[str, tuple[CoinValue, ...]] | None = None
@@ -160,7 +161,7 @@ class SetAside(Move):
     """One player names the coins the round's damage sets aside (EV-DAMAGE)."""
 
     verb: ClassVar[str] = "set_aside"
-    picks = {"coins": FieldSpec.list_of(Pick.COIN, 0, 6, ordered=False)}
+    picks = {"coins": FieldSpec.list_of(COIN, 0, 6, ordered=False)}
     coins: tuple[CoinValue, ...]
 
 

@@ -53,7 +53,7 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
                     hits[yeti] = Affect(yeti, roar.seat, ace_blank=roar.back_at == yeti)
             else:
                 checks.setdefault(yeti, roar.seat)
-    # Reading (docs/games/everest.md): a yeti in the pointed square of one roar and beside another is
+    # Reading (GAME.md): a yeti in the pointed square of one roar and beside another is
     # affected by the pointed roar and rolls no check for the other.
     waiting = tuple(sorted([(y, r) for y, r in checks.items() if y not in hits]))
     affected = tuple([hits[s] for s in sorted(hits)])

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from companion.core import JsonObject, Outcome, Termination
 from . import dice
 from .board import Board, Square, square_text
 from .moves import COINS
@@ -38,6 +40,24 @@ def finished(state: EverestState, positions: Sequence[Square | None], events: tu
             "events": events + (f"EV-WIN: {name}'s yeti held the peak alone from the start to the end of the round",),
         }
     return {"phase": ROUND_END}
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of an Everest game: whose yeti held the peak (EV-WIN)."""
+
+    winner: str
+
+    def to_json(self) -> JsonObject:
+        return {"winner": self.winner}
+
+
+def outcome(state: EverestState) -> Outcome | None:
+    """EV-WIN: the game is over once a yeti has held the peak alone for a whole round."""
+    if state.winner is None:
+        return None
+    name = state.players[state.winner]
+    return Outcome(Termination.GOAL, (name,), Result(name))
 
 
 def heal_barred(state: EverestState, seat: int) -> bool:

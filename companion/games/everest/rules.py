@@ -2,7 +2,7 @@
 
 Source ``everest.txt`` is the rulebook text (run-together words of the auto-generated text are
 spaced back apart); ``GAPS.md`` is the team's settled defaults; ``engine`` marks a gap this engine
-settled (documented in docs/games/everest.md and given an option where there is a choice).
+settled (documented in GAME.md and given an option where there is a choice).
 """
 
 from __future__ import annotations

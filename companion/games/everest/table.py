@@ -1,44 +1,38 @@
 """From the camera to the game (DESIGN.md "What the sensors see": Everest).
 
-The camera reports pawn squares on the 8x6 grid (VISION, zone kind "grid", state {"pawns": {player:
-[x, y]}}, and "unseen_pawns": [player, ...] for pawns it cannot see, glare may hide them: those are
-not judged). Plans and dice come from a person, so the camera never makes a move: it either agrees
-with the state (None) or is Unexplained, naming each yeti out of place and where to put it.
+The camera reports pawn squares on the 8x6 grid (VISION, zone kind "grid", a
+:class:`~companion.core.seen.Pawns` view, whose ``unseen`` names pawns it cannot see, glare may
+hide them: those are not judged). Plans and dice come from a person, so the camera never makes a
+move: it either agrees with the state (None) or is Unexplained, naming each yeti out of place and
+where to put it.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from companion.core import Move, Observation, Unexplained, ZoneKind
-from .board import Square, square_text
+from companion.core import Move, Unexplained, ZoneKind
+from companion.core.seen import Pawns, Unseen, VisionSeen
+from companion.core.zones import Watch
+from .board import square_text
 from .state import EverestState
 
 log = logging.getLogger(__name__)
 
-
-def _square(value: Any) -> Square | None:
-    if (
-        isinstance(value, (list, tuple))
-        and len(value) == 2
-        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
-    ):
-        return (value[0], value[1])
-    return None
+GRID = ZoneKind("grid", camera=Watch.PAWNS)  # the 8x6 board the yetis climb
+ZONE_KINDS = (GRID,)
 
 
-def interpret(state: EverestState, observation: Observation) -> Move | Unexplained | None:
-    payload = observation.payload
-    if payload.get("zone_kind") != ZoneKind.GRID.value:
+def interpret(state: EverestState, seen: VisionSeen) -> Move | Unexplained | None:
+    if not seen.zone.is_a(GRID):
         return None  # not the Everest grid: nothing for this game to do
-    zone = str(payload.get("zone") or "grid")
-    seen = payload.get("state", {})
-    pawns = seen.get("pawns") if isinstance(seen, dict) else None
-    if not isinstance(pawns, dict):
+    zone = seen.zone.name
+    view = seen.view
+    if isinstance(view, Unseen):
+        return None  # the camera cannot see the grid now: it says nothing of the yetis
+    if not isinstance(view, Pawns):
         return Unexplained(zone, "the camera's grid report has no pawns", "check the camera and the pawn markers")
-    raw_unseen = seen.get("unseen_pawns", [])
-    unseen = {str(p) for p in raw_unseen} if isinstance(raw_unseen, list) else set()
+    pawns, unseen = view.squares, set(view.unseen)
     problems: list[str] = []
     fixes: list[str] = []
     for player in pawns:
@@ -49,12 +43,8 @@ def interpret(state: EverestState, observation: Observation) -> Move | Unexplain
         if player in unseen and player not in pawns:
             continue  # glare may hide this pawn: the camera says nothing of it
         want = state.positions[seat]
-        raw = pawns.get(player)
-        got = _square(raw) if raw is not None else None
-        if raw is not None and got is None:
-            problems.append(f"{player}'s yeti at an unreadable square {raw!r}")
-            fixes.append(f"check {player}'s pawn marker")
-        elif want is None and got is not None:
+        got = pawns.get(player)
+        if want is None and got is not None:
             problems.append(f"{player}'s yeti on {square_text(got)}, but it went off the edge this round")
             fixes.append(f"take {player}'s yeti off the board until the round ends")
         elif want is not None and got is None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
-from . import checks, entry, table, transitions, views
+from . import checks, entry, picks, scoring, table, transitions, views
 from .moves import (
     MOVE_TYPES,
     ClaimCube,
@@ -26,8 +27,7 @@ from .moves import (
     TakeTable,
 )
 from .options import Options
-from .rules import RULES
-from .scoring import winner
+from .rules import RULES, TURN as RULE_TURN
 from .setup import build_state
 from .state import ADVENTURER, EVIL, Phase, State
 from .cards import DECK as _DECK
@@ -56,6 +56,10 @@ class HorribleMountain2(Game[State]):
     move_types = MOVE_TYPES
     options_type = Options
     rules = RULES
+    zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = RULE_TURN
 
     def deck(self) -> tuple[str, ...]:
         """Every card of the deck, for enrolment."""
@@ -81,13 +85,7 @@ class HorribleMountain2(Game[State]):
         return self.judge(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
-        if state.phase is not Phase.OVER:
-            return None
-        seat, reason = winner(state)
-        if seat is None:
-            return Outcome((), reason, {"winner": None, "reason": reason})
-        name = state.names[seat]
-        return Outcome((name,), reason, {"winner": name, "reason": reason})
+        return scoring.outcome(state)
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)
@@ -125,9 +123,5 @@ class HorribleMountain2(Game[State]):
             return (Prompt(who, "discard", f"{who}: you hold six cards; discard one onto the Discard Pile now"),)
         return ()
 
-    def interpret(self, state: State, observation: Observation) -> Move | Unexplained | None:
-        found = table.interpret(state, observation)
-        if found is table.NOT_MINE:
-            return super().interpret(state, observation)
-        assert not isinstance(found, table.NotMine)
-        return found
+    def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
+        return table.interpret(state, seen)

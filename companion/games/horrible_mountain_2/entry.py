@@ -23,6 +23,7 @@ from .moves import (
     TakeDiscard,
     TakeTable,
 )
+from .picks import CUBE, SLOT
 from .state import Phase, State
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -98,9 +99,9 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
         if seat is not None:
             seen |= state.hands[seat]
         return [_card(c) for c in DECK if c not in seen]
-    if pick is Pick.SLOT:
+    if pick is SLOT:
         return [Choice(s, f"slot {s} ({card_label(state.table[s - 1])})", state.table[s - 1]) for s in SLOTS]
-    if pick is Pick.CUBE:
+    if pick is CUBE:
         return [Choice(c, c) for c in COLOURS]
     return None
 
@@ -140,8 +141,8 @@ SETUP_FORM = SetupForm(
     (
         SetupField("evil_master", FieldSpec.one(Pick.PLAYER), "Who is the Evil Master", rotates=True),
         SetupField("table", FieldSpec.list_of(Pick.PUBLIC_CARD, 5, 5), "The Table Cards, slot 1 (a 2) to slot 5 (a 6)"),
-        SetupField("cubes", FieldSpec.by_player(Pick.CUBE, 2, 2), "Each player's two cube colours"),
-        SetupField("centre", FieldSpec.one(Pick.CUBE), "The colour left over (on the 4 and in the Cube Pile)"),
+        SetupField("cubes", FieldSpec.by_player(CUBE, 2, 2), "Each player's two cube colours"),
+        SetupField("centre", FieldSpec.one(CUBE), "The colour left over (on the 4 and in the Cube Pile)"),
     ),
     _setup_choices,
     _setup_build,

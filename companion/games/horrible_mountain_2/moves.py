@@ -2,7 +2,7 @@
 
 Card names, colours and slot numbers are checked when a move is read (a malformed one is a
 notation error naming the field); whether the move is legal is for ``check``.
-Extensions to NOTATION.md (documented in docs/games/horrible-mountain-2.md): ``take_discard``'s
+Extensions to NOTATION.md (documented in GAME.md): ``take_discard``'s
 optional ``card`` and ``search_discard``'s optional ``order``.
 """
 
@@ -14,6 +14,7 @@ from typing import ClassVar
 from companion.core import Move
 from companion.core.picks import FieldSpec, Pick
 from .cards import SLOTS, Colour, card_problem
+from .picks import CUBE, SLOT
 
 
 def _cards_ok(*cards: str) -> None:
@@ -34,7 +35,7 @@ class Place(Move):
     """Setup steps 5-6: put one cube of each of the player's colours on two slots (``cubes`` order)."""
 
     verb: ClassVar[str] = "place"
-    picks = {"slots": FieldSpec.list_of(Pick.SLOT, 2, 2)}
+    picks = {"slots": FieldSpec.list_of(SLOT, 2, 2)}
     slots: tuple[int, int]
 
     def __post_init__(self) -> None:
@@ -59,7 +60,7 @@ class Swap(Move):
     """Swap a Card: a card from hand for the Table Card of matching rank on ``slot``."""
 
     verb: ClassVar[str] = "swap"
-    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "slot": FieldSpec.one(Pick.SLOT)}
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD), "slot": FieldSpec.one(SLOT)}
     card: str
     slot: int
 
@@ -73,7 +74,7 @@ class TakeTable(Move):
     """Take a Table Card: pay the ``cube`` Control Cube, take the card under its twin, refill the slot."""
 
     verb: ClassVar[str] = "take_table"
-    picks = {"cube": FieldSpec.one(Pick.CUBE), "replacement": FieldSpec.one(Pick.UNSEEN_CARD)}
+    picks = {"cube": FieldSpec.one(CUBE), "replacement": FieldSpec.one(Pick.UNSEEN_CARD)}
     cube: Colour
     replacement: str
     """The card drawn from the Draw Pile to refill the slot."""
@@ -87,7 +88,7 @@ class TakeDiscard(Move):
     """Take a Discard: pay the ``cube`` Control Cube, take the top card of the Discard Pile."""
 
     verb: ClassVar[str] = "take_discard"
-    picks = {"cube": FieldSpec.one(Pick.CUBE), "card": FieldSpec.one(Pick.PUBLIC_CARD, optional=True)}
+    picks = {"cube": FieldSpec.one(CUBE), "card": FieldSpec.one(Pick.PUBLIC_CARD, optional=True)}
     cube: Colour
     card: str | None = None
     """Extension: the card taken. Optional; needed only when the engine does not know the top card
@@ -103,7 +104,7 @@ class SwapCubes(Move):
     """Swap Cubes: discard two cards to swap the cubes on two Table Cards of the same ranks."""
 
     verb: ClassVar[str] = "swap_cubes"
-    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "slots": FieldSpec.list_of(Pick.SLOT, 2, 2, ordered=False)}
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "slots": FieldSpec.list_of(SLOT, 2, 2, ordered=False)}
     cards: tuple[str, str]
     """Discarded in this order: ``cards[1]`` ends on top of the Discard Pile."""
     slots: tuple[int, int]
@@ -118,7 +119,7 @@ class ClaimCube(Move):
     """Claim a Cube: discard two cards of one rank to take ``cube`` from the Cube Pile."""
 
     verb: ClassVar[str] = "claim_cube"
-    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "cube": FieldSpec.one(Pick.CUBE)}
+    picks = {"cards": FieldSpec.list_of(Pick.HAND_CARD, 2, 2), "cube": FieldSpec.one(CUBE)}
     cards: tuple[str, str]
     """Discarded in this order: ``cards[1]`` ends on top of the Discard Pile."""
     cube: Colour

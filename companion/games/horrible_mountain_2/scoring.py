@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import enum
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import combinations
 
+from companion.core import JsonObject, Outcome, Termination
 from .cards import rank, suit
 from .options import Options
-from .state import ADVENTURER, EVIL, State
+from .state import ADVENTURER, EVIL, Phase, State
 
 # The rulebook's table (HM2-SCORE-HAND), best first.
 STRAIGHT_FLUSH = ("straight flush", 14)
@@ -94,12 +96,32 @@ def score(state: State, seat: int) -> Score:
     return Score(best_hand(state.hands[seat], state.options), cube_points(state, seat), len(state.control[seat]))
 
 
-def winner(state: State) -> tuple[int | None, str]:
-    """The winning seat (None: everybody loses) and the reason, by HM2-WINNER and the HM2-TIE chain."""
+class Decided(str, enum.Enum):
+    """What decided the winner (HM2-WINNER, then the HM2-TIE chain), as the outcome's ``reason`` says it."""
+
+    POINTS = "most points"
+    POKER_HAND = "tied on points; best poker hand"
+    CUBES = "tied on points and poker hand; most Control Cubes"
+    NOTHING = "tied on points, poker hand and Control Cubes: everybody loses"
+
+
+@dataclass(frozen=True)
+class Result:
+    """The end of a Horrible Mountain 2 game: the winner (None: everybody loses) and what decided it."""
+
+    winner: str | None
+    decided: Decided
+
+    def to_json(self) -> JsonObject:
+        return {"winner": self.winner, "reason": self.decided.value}
+
+
+def winner(state: State) -> tuple[int | None, Decided]:
+    """The winning seat (None: everybody loses) and what decided it, by HM2-WINNER and the HM2-TIE chain."""
     evil, adventurer = score(state, EVIL), score(state, ADVENTURER)
     if evil.total != adventurer.total:
         best = EVIL if evil.total > adventurer.total else ADVENTURER
-        return best, "most points"
+        return best, Decided.POINTS
     if state.options.hand_tiebreak == "poker":
         evil_hand: tuple[int, ...] = (evil.hand.points, *evil.hand.ranks)
         adventurer_hand: tuple[int, ...] = (adventurer.hand.points, *adventurer.hand.ranks)
@@ -107,8 +129,17 @@ def winner(state: State) -> tuple[int | None, str]:
         evil_hand, adventurer_hand = (evil.hand.points,), (adventurer.hand.points,)
     if evil_hand != adventurer_hand:
         best = EVIL if evil_hand > adventurer_hand else ADVENTURER
-        return best, "tied on points; best poker hand"
+        return best, Decided.POKER_HAND
     if evil.cube_count != adventurer.cube_count:
         best = EVIL if evil.cube_count > adventurer.cube_count else ADVENTURER
-        return best, "tied on points and poker hand; most Control Cubes"
-    return None, "tied on points, poker hand and Control Cubes: everybody loses"
+        return best, Decided.CUBES
+    return None, Decided.NOTHING
+
+
+def outcome(state: State) -> Outcome | None:
+    """HM2-GAME-END: once the game is over, the scores decide (HM2-WINNER, HM2-TIE)."""
+    if state.phase is not Phase.OVER:
+        return None
+    seat, decided = winner(state)
+    name = None if seat is None else state.names[seat]
+    return Outcome(Termination.DRAW_PILE_SPENT, () if name is None else (name,), Result(name, decided))

@@ -16,16 +16,19 @@ of each player. One observation at a time, against the state before the action:
   the Cube Pile) -> None; a view no legal move explains -> :class:`Unexplained`, naming the zone
   and the fix. Swap Cubes and Claim a Cube need both discarded cards in order, which no single
   observation carries, so when the camera sees their cubes move the table is asked to enter them.
+
+The Table Card slots and the Cube Pile are this game's own zone kinds (the camera counts cubes in
+both); hand pads, the Discard Pile and the Draw Pile are shared (:mod:`companion.core.zones`).
 """
 
 from __future__ import annotations
 
 import logging
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any, Final
 
-from companion.core import Move, Observation, ObservationKind, Unexplained, ZoneKind
+from companion.core import Move, Unexplained, ZoneKind
+from companion.core.seen import Cubes, Seen, TagSeen, VisionSeen
+from companion.core.zones import DISCARD, DRAW_PILE, HAND_PAD, Watch
 from .cards import COLOURS, PLACE_PAIRS, card_problem, rank
 from .moves import Discard, Draw, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
 from .state import ADVENTURER, Phase, State
@@ -33,53 +36,38 @@ from .state import ADVENTURER, Phase, State
 log = logging.getLogger(__name__)
 
 
-class NotMine:
-    """Marks an observation this module leaves to the base class (notation moves, undo, notes)."""
+TABLE_SLOT = ZoneKind("table_slot", camera=Watch.CUBES)  # one of the five Table Card slots: its card, and the cube on it
+CUBE_PILE = ZoneKind("cube_pile", camera=Watch.CUBES)
+ZONE_KINDS = (HAND_PAD, TABLE_SLOT, DISCARD, DRAW_PILE, CUBE_PILE)
+
+Found = Move | Unexplained | None
 
 
-NOT_MINE: Final = NotMine()
-
-Found = Move | Unexplained | None | NotMine
-
-
-def interpret(state: State, observation: Observation) -> Found:
-    payload = observation.payload
-    found: Found
-    if observation.kind is ObservationKind.TAG:
-        found = _tag(state, payload, observation.table_time)
-    elif observation.kind is ObservationKind.VISION:
-        found = _vision(state, payload, observation.table_time)
-    else:
-        return NOT_MINE
+def interpret(state: State, seen: Seen) -> Found:
+    found = _tag(state, seen) if isinstance(seen, TagSeen) else _vision(state, seen)
     if isinstance(found, Unexplained):
         log.debug("unexplained at %s: %s (fix: %s)", found.zone, found.what, found.fix)
     return found
 
 
-def _zone(payload: Mapping[str, Any]) -> str:
-    return str(payload.get("zone") or payload.get("zone_kind") or "table")
-
-
 # -- NFC ----------------------------------------------------------------------------------------------
 
 
-def _tag(state: State, payload: Mapping[str, Any], t: float) -> Found:
-    if payload.get("event") != "arrive":
+def _tag(state: State, seen: TagSeen) -> Found:
+    if not seen.arrived:
         return None  # a card lifted: the action goes on, its next step is what counts
-    zone = _zone(payload)
-    card = payload.get("card")
-    if not isinstance(card, str):
-        return Unexplained(zone, "a card no one enrolled was put down here", "enrol the card (companion enroll), then put it down again")
+    zone, card, t = seen.zone.name, seen.card, seen.t
+    if card is None:
+        return Unexplained(zone, "a card no one enrolled was put down here", "enrol the card's tag, then put it down again")
     if card_problem(card):
         return Unexplained(zone, f"{card} is not a Horrible Mountain card", f"take {card} off the table")
     if state.phase is Phase.OVER:
         return Unexplained(zone, f"{card} was moved after the game ended", f"put {card} back; the game is over")
-    kind = payload.get("zone_kind")
-    if kind == ZoneKind.HAND_PAD.value:
-        return _to_hand(state, zone, payload.get("player"), card, t)
-    if kind == ZoneKind.TABLE_SLOT.value:
-        return _to_slot(state, zone, payload.get("index"), card, t)
-    if kind == ZoneKind.DISCARD.value:
+    if seen.zone.is_a(HAND_PAD):
+        return _to_hand(state, zone, seen.zone.player, card, t)
+    if seen.zone.is_a(TABLE_SLOT):
+        return _to_slot(state, zone, seen.zone.index, card, t)
+    if seen.zone.is_a(DISCARD):
         return _to_discard(state, zone, card, t)
     return None  # a zone this game does not watch
 
@@ -91,8 +79,8 @@ def _holder(state: State, card: str) -> int | None:
     return None
 
 
-def _to_hand(state: State, zone: str, player: Any, card: str, t: float) -> Found:
-    seat = state.seat(player if isinstance(player, str) else None)
+def _to_hand(state: State, zone: str, player: str | None, card: str, t: float) -> Found:
+    seat = state.seat(player)
     if seat is None:
         return Unexplained(zone, f"{card} was tapped on a hand pad that belongs to no player", "check the table config's hand pads")
     name = state.names[seat]
@@ -134,8 +122,8 @@ def _from_discard(state: State, zone: str, seat: int, card: str, t: float) -> Fo
     return Unexplained(zone, f"{card} was taken from the Discard Pile", f"put {card} back on the Discard Pile")
 
 
-def _to_slot(state: State, zone: str, index: Any, card: str, t: float) -> Found:
-    if not isinstance(index, int) or not 1 <= index <= 5:
+def _to_slot(state: State, zone: str, index: int | None, card: str, t: float) -> Found:
+    if index is None or not 1 <= index <= 5:
         return Unexplained(zone, f"{card} arrived on a Table Card reader with no slot number", "check the table config's slots")
     under = state.table[index - 1]
     if card == under:
@@ -164,24 +152,21 @@ def _to_discard(state: State, zone: str, card: str, t: float) -> Found:
 # -- camera ---------------------------------------------------------------------------------------------
 
 
-def _vision(state: State, payload: Mapping[str, Any], t: float) -> Found:
-    zone = _zone(payload)
-    view = payload.get("state")
-    seen_raw = view.get("cubes") if isinstance(view, Mapping) else None
-    if not isinstance(seen_raw, list):
-        return None  # a card-zone occupancy view: the NFC readers say more
-    seen = [c for c in seen_raw if isinstance(c, str)]
+def _vision(state: State, seen_view: VisionSeen) -> Found:
+    zone, view = seen_view.zone.name, seen_view.view
+    if not isinstance(view, Cubes):
+        return None  # a card-zone occupancy view (the NFC readers say more), or a zone the camera cannot see now
+    seen = list(view.colours)
     odd = [c for c in seen if c not in COLOURS]
-    if odd or len(seen) != len(seen_raw):
-        return Unexplained(zone, f"the camera sees a cube it does not know ({odd[0] if odd else '?'})", "check the camera's cube colours")
-    kind = payload.get("zone_kind")
-    if kind == ZoneKind.TABLE_SLOT.value:
-        return _slot_cubes(state, zone, payload.get("index"), seen, t)
-    if kind == ZoneKind.CUBE_PILE.value:
+    if odd:
+        return Unexplained(zone, f"the camera sees a cube it does not know ({odd[0]})", "check the camera's cube colours")
+    if seen_view.zone.is_a(TABLE_SLOT):
+        return _slot_cubes(state, zone, seen_view.zone.index, seen, seen_view.t)
+    if seen_view.zone.is_a(CUBE_PILE):
         return _pile_cubes(state, zone, seen)
-    player = payload.get("player")
-    if isinstance(player, str):
-        return _player_cubes(state, zone, player, seen)
+    player = seen_view.zone.player
+    if player is not None:
+        return _player_cubes(state, zone, player, seen)  # the Control Cubes in front of a player
     return None
 
 
@@ -194,8 +179,8 @@ def _fix_slot(state: State, slot: int, seen: list[str]) -> str:
     return " and ".join(steps) or f"leave slot {slot} as it is"
 
 
-def _slot_cubes(state: State, zone: str, index: Any, seen: list[str], t: float) -> Found:
-    if not isinstance(index, int) or not 1 <= index <= 5:
+def _slot_cubes(state: State, zone: str, index: int | None, seen: list[str], t: float) -> Found:
+    if index is None or not 1 <= index <= 5:
         return None
     want = state.slot_cubes[index - 1]
     if Counter(seen) == Counter([want] if want else []):

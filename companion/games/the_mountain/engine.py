@@ -6,7 +6,8 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from companion.core import JsonObject, Move, Observation, ObservationKind, Outcome, Prompt, Unexplained, Verdict
+from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
+from companion.core.seen import Seen, TagSeen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
@@ -14,7 +15,7 @@ from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from companion.contract.players import not_a_player
 from . import rules as R
-from . import entry, scoring, table, views
+from . import entry, picks, scoring, table, views
 from .actions import Plan, plan_act, plan_skip
 from .cards import SUIT_NAMES, SUIT_OF, THREATS
 from .moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
@@ -34,6 +35,9 @@ class TheMountain(Game[MountainState]):
     move_types = MOVE_TYPES
     options_type = MountainOptions
     rules = R.RULES
+    zone_kinds = table.ZONE_KINDS
+    pick_kinds = picks.PICKS
+    player_rule = R.SOLO
 
     def __init__(self) -> None:
         super().__init__()
@@ -81,12 +85,8 @@ class TheMountain(Game[MountainState]):
     def prompts(self, state: MountainState) -> tuple[Prompt, ...]:
         return views.prompts(state)
 
-    def interpret(self, state: MountainState, observation: Observation) -> Move | Unexplained | None:
-        if observation.kind is ObservationKind.TAG:
-            return table.from_tag(state, observation.payload, observation.table_time)
-        if observation.kind is ObservationKind.VISION:
-            return table.from_vision(state, observation.payload)
-        return super().interpret(state, observation)
+    def interpret_table(self, state: MountainState, seen: Seen) -> Move | Unexplained | None:
+        return table.from_tag(state, seen) if isinstance(seen, TagSeen) else table.from_vision(state, seen)
 
 
 # -- the checks, one per verb -----------------------------------------------------------------------
@@ -298,3 +298,7 @@ MOVES: MoveTable[MountainState] = MoveTable("The Mountain", {
     Skip: (_check_skip, _apply_skip),
     EndTurn: (_check_end_turn, _apply_end_turn),
 })
+
+
+TheMountain.move_table = MOVES  # the table is made below the class, from its module functions
+GAME = TheMountain()

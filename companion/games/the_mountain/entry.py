@@ -20,6 +20,7 @@ from companion.core.setup_form import SetupField, SetupForm
 from .cards import DECK, POSITIONS, RANKS, ROWS, SLOTS, SUIT_NAMES, SUITS, THREATS
 from .entry_acts import face_choices, set_candidates
 from .moves import Discard, Draw, EndTurn, Skip
+from .picks import PILE, PYRAMID_SLOT
 from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
@@ -100,9 +101,9 @@ def choices(state: MountainState, viewer: str | None, by: str | None, pick: Pick
         # A draw names a card of the stock or, from the health pile, its (public) top.
         stock = [c for c in DECK if c in state.stock] if viewer is None else unseen(state, viewer)
         return [_card(c, " · health pile") for c in _drawable_health(state)] + [_card(c) for c in stock]
-    if pick is Pick.PYRAMID_SLOT:
+    if pick is PYRAMID_SLOT:
         return _slots(state, every)
-    if pick is Pick.PILE:
+    if pick is PILE:
         top = f" (top {card_label(state.health[0])})" if state.health else " (empty)"
         return [Choice("stock", f"stock ({len(state.stock)} face down)"), Choice("health", "health pile" + top)]
     if pick is Pick.WORD:

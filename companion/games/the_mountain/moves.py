@@ -18,6 +18,7 @@ from companion.core import JsonObject, Move
 from companion.core.picks import FieldSpec, Pick
 from companion.core.errors import NotationError
 from .cards import RANKS, SLOTS, SUITS, check_card, check_position
+from .picks import PILE, PYRAMID_SLOT
 from companion.core.codec import MoveCodec
 
 logger = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class Draw(Move):
     """Take one card into the hand: the card tapped from the stock, or the health pile's top."""
 
     verb: ClassVar[str] = "draw"
-    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD), "from_": FieldSpec.one(Pick.PILE)}
+    picks = {"card": FieldSpec.one(Pick.UNSEEN_CARD), "from_": FieldSpec.one(PILE)}
     """The card is tapped on a grid of the cards the player has not seen (the stock, as the player can
     only know it), plus the health pile's drawable top; ``from`` is the pile: stock or health."""
     card: str
@@ -83,7 +84,7 @@ class Act(Move):
     picks = {
         # Up to a whole hand, so that a set of the wrong size can still be entered on purpose (TM-SET).
         "cards": FieldSpec.list_of(Pick.HAND_CARD, 1, HAND_MOST, ordered=False),
-        "targets": FieldSpec.list_of(Pick.PYRAMID_SLOT, 0, SLOTS),
+        "targets": FieldSpec.list_of(PYRAMID_SLOT, 0, SLOTS),
         # One word ("rank:7"), or for a triple a pair of them, offered as one value (entry.choose_value).
         "choose": FieldSpec.one(Pick.WORD, optional=True),
         "from_hand": FieldSpec.list_of(Pick.HAND_CARD, 1, 3, optional=True),
@@ -114,7 +115,7 @@ class Skip(Move):
     """No set played this turn: remove any single exposed card (Single Removal)."""
 
     verb: ClassVar[str] = "skip"
-    picks = {"target": FieldSpec.one(Pick.PYRAMID_SLOT)}
+    picks = {"target": FieldSpec.one(PYRAMID_SLOT)}
     target: str
 
     def __post_init__(self) -> None:

@@ -11,7 +11,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class MountainOptions:
-    """Every field has the rulebook's value or the GAPS.md default (docs/games/the-mountain.md)."""
+    """Every field has the rulebook's value or the GAPS.md default (GAME.md)."""
 
     nightmare: bool = field(
         default=False,

@@ -13,7 +13,7 @@ from typing import Any
 
 from companion.core import Header, Move
 from .cards import DECK, POSITIONS, RANK_OF, SLOTS, SUIT_OF, THREATS
-from . import GAME
+from .engine import GAME
 from .moves import Act, Discard, Draw, EndTurn, Skip
 from .state import MountainState, Phase
 

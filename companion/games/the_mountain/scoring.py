@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
-from companion.core import Outcome
+from companion.core import JsonObject, Outcome, Termination
 from .state import MountainState
 
 logger = logging.getLogger(__name__)
@@ -25,9 +26,20 @@ def score(state: MountainState) -> int:
     return THREATS_IN_PLAY - state.threats_left + bonus
 
 
+@dataclass(frozen=True)
+class Result:
+    """The end of a Mountain climb: won or not, and the score (TM-SCORE)."""
+
+    won: bool
+    score: int
+
+    def to_json(self) -> JsonObject:
+        return {"won": self.won, "score": self.score}
+
+
 def outcome(state: MountainState) -> Outcome | None:
+    """TM-WIN: the last threat falls; TM-LOSE: a threat attack finds no health to discard."""
     if state.result is None:
         return None
     won = state.result == "won"
-    reason = "the last threat fell" if won else "a threat attack found no health to discard"
-    return Outcome((state.player,) if won else (), reason, {"won": won, "score": score(state)})
+    return Outcome(Termination.GOAL if won else Termination.OVERRUN, (state.player,) if won else (), Result(won, score(state)))

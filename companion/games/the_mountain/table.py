@@ -9,15 +9,25 @@ the taps that confirm it afterwards need no move.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
-from typing import Any
 
 from companion.core import Move, Unexplained, ZoneKind
+from companion.core.seen import CardFace, Occupancy, TagSeen, Unseen, VisionSeen
+from companion.core.zones import DISCARD, DRAW_PILE, HAND_PAD, PILE, Watch
 from .cards import POSITIONS, RANK_OF, SLOT_OF, SLOTS, SUIT_OF
 from .moves import Discard, Draw, EndTurn, Skip
 from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
+
+PYRAMID_SLOT = ZoneKind(  # one of the mountain's 21 places, named by its position
+    "pyramid_slot",
+    camera=Watch.CARD_FACE,
+    names=frozenset(POSITIONS),
+    names_rule='named "r-i" (row r = 1..6, i = 1..r)',
+)
+ZONE_KINDS = (PYRAMID_SLOT, HAND_PAD, DISCARD, DRAW_PILE, PILE)
+"""The pyramid, the hand pad and discard reader; the stock (a draw pile) and the health pile (a
+pile) may be outlined for the camera, though no move is read from them."""
 
 
 def _slot_of_card(state: MountainState, card: str) -> int | None:
@@ -33,23 +43,21 @@ def _holds_set(hand: tuple[str, ...]) -> bool:
     return len(set(suits)) < len(suits)
 
 
-def from_tag(state: MountainState, payload: Mapping[str, Any], t: float | None = None) -> Move | Unexplained | None:
+def from_tag(state: MountainState, seen: TagSeen) -> Move | Unexplained | None:
     """A card tapped on the hand pad or the discard reader; departures and other zones need no move."""
-    kind = payload.get("zone_kind")
-    if payload.get("event") != "arrive" or kind not in (ZoneKind.HAND_PAD.value, ZoneKind.DISCARD.value):
+    if not seen.arrived or not (seen.zone.is_a(HAND_PAD) or seen.zone.is_a(DISCARD)):
         return None
-    zone = str(payload.get("zone") or kind)
-    card = payload.get("card")
+    zone, card, t = seen.zone.name, seen.card, seen.t
     if card is None:
-        return Unexplained(zone, "a tag no one enrolled was tapped", "enrol the card (companion enroll), then tap it again")
-    if not isinstance(card, str) or card not in RANK_OF:
+        return Unexplained(zone, "a tag no one enrolled was tapped", "enrol the card's tag, then tap it again")
+    if card not in RANK_OF:
         return Unexplained(zone, f"the tag is enrolled as {card!r}, not a card of a standard deck", "enrol the card again")
-    if kind == ZoneKind.HAND_PAD.value:
+    if seen.zone.is_a(HAND_PAD):
         return _hand_pad(state, zone, card, t)
     return _discard(state, zone, card, t)
 
 
-def _hand_pad(state: MountainState, zone: str, card: str, t: float | None) -> Move | Unexplained | None:
+def _hand_pad(state: MountainState, zone: str, card: str, t: float) -> Move | Unexplained | None:
     if card in state.stock:
         return Draw(by=state.player, t=t, card=card, from_="stock")
     if card in state.health:
@@ -63,7 +71,7 @@ def _hand_pad(state: MountainState, zone: str, card: str, t: float | None) -> Mo
     return Unexplained(zone, f"the {card} was tapped on the hand pad, but it is on the discard pile", f"put the {card} back on the discard pile")
 
 
-def _discard(state: MountainState, zone: str, card: str, t: float | None) -> Move | Unexplained | None:
+def _discard(state: MountainState, zone: str, card: str, t: float) -> Move | Unexplained | None:
     if card in state.discard:
         return None  # already there: the tap confirms a move already made (an act, the attack's damage)
     if card in state.hand:
@@ -92,19 +100,20 @@ def _discard(state: MountainState, zone: str, card: str, t: float | None) -> Mov
     return Unexplained(zone, f"the {card} left the mountain at {pos}, but it is not exposed", f"put the {card} back at {pos}")
 
 
-def from_vision(state: MountainState, payload: Mapping[str, Any]) -> Unexplained | None:
+def from_vision(state: MountainState, seen: VisionSeen) -> Unexplained | None:
     """The camera's settled view of one pyramid slot: no move, but a mismatch is an alert."""
-    if payload.get("zone_kind") != ZoneKind.PYRAMID_SLOT.value:
+    if not seen.zone.is_a(PYRAMID_SLOT):
         return None
-    zone = str(payload.get("zone"))
+    zone, view = seen.zone.name, seen.view
     slot = SLOT_OF.get(zone)
     if slot is None:
         return Unexplained(zone, f"the camera reports a pyramid slot {zone!r} the mountain does not have", "name the pyramid zones 1-1 to 6-6 in the table config")
-    seen = payload.get("state")
-    if not isinstance(seen, Mapping) or not isinstance(seen.get("occupied"), bool):
+    if isinstance(view, Unseen):
+        return None  # the camera cannot see the slot now: it says nothing of the card
+    if not isinstance(view, (Occupancy, CardFace)):
         return Unexplained(zone, "the camera's report for this slot has no occupied true/false", "check the camera")
-    occupied: bool = seen["occupied"]
-    face = seen.get("card")
+    occupied = view.occupied
+    face = view.card if isinstance(view, CardFace) else None
     expected = state.mountain[slot]
     if expected is not None and not occupied:
         return Unexplained(zone, f"{zone} is empty, but the {expected} should still be there", f"put the {expected} back at {zone}, or enter the move that removed it")

@@ -1,0 +1,25 @@
+"""What the shared tests know of The Mountain beyond its SPEC (see tests/games/scenes.py)."""
+
+from __future__ import annotations
+
+from companion.core import JsonObject
+from companion.games.the_mountain.playout import random_playout
+from tests.games.scenes import Evening, Hands, Offers, Scene
+
+
+def hand(view: JsonObject) -> list[str]:
+    return [c for c in view.get("hand") or [] if isinstance(c, str)]
+
+
+def started(board: JsonObject) -> None:
+    """Solitaire: the pyramid and the health pile lie face up and are tapped in."""
+    assert board["scoreboard"]["health"] == 10
+
+
+SCENE = Scene(
+    # The one player's hand is the table's to see; the face-down stock is what stays hidden.
+    hands=Hands(hand, secret=False),
+    offers=Offers({"": lambda: random_playout(1, max_moves=60)}),
+    big_screen=".pyramid",
+    evening=Evening(("anna",), started=started),
+)

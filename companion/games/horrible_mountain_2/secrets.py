@@ -54,4 +54,5 @@ class HiddenCards:
             return dataclasses.replace(state, hands=(hands[0], hands[1]), draw_pile=state.draw_pile - {take} | {give})
         return None
 
+
 SECRETS = HiddenCards()

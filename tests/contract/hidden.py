@@ -100,12 +100,12 @@ def _path(builder: Builder, player: str, verb: str) -> Iterator[Walked]:
     for _ in range(STEPS_MOST):
         draft = Draft(player, verb, dict(fields), frozenset(closed))
         try:
-            offer = builder.offer(draft)
+            offer = builder.offer(draft).to_json()
         except DraftError:  # fields left out that the move cannot do without: the page says so (a 400)
             return
         yield Walked(draft, offer)
         everything = dataclasses.replace(draft, every=True)
-        yield Walked(everything, builder.offer(everything))
+        yield Walked(everything, builder.offer(everything).to_json())
         nxt = offer["next"]
         if offer["move"] is not None or nxt is None:
             return
@@ -151,13 +151,13 @@ def hand_cards(spec: GameSpec, state: Any, player: str) -> list[str]:
 
 def walk(builder: Builder, player: str, cards: Sequence[str]) -> Iterator[Walked]:
     """Every offer ``player``'s page can get now (bounded): no draft, each verb's path, each hand card."""
-    first = builder.offer(Draft(player))
+    first = builder.offer(Draft(player)).to_json()
     yield Walked(Draft(player), first)
     for verb in first["verbs"]:
         yield from _path(builder, player, verb["verb"])
     for card in cards:
         focus = Draft(player, focus=card)
-        yield Walked(focus, builder.offer(focus))
+        yield Walked(focus, builder.offer(focus).to_json())
 
 
 def checked_part(offer: Mapping[str, Any], every: bool) -> Mapping[str, Any]:
@@ -277,7 +277,7 @@ def _check_twin(spec: GameSpec, state: Any, players: Sequence[str], player: str,
     tally.twins += 1
     other = Builder(game, twin, players, player)
     for w in walked:
-        if other.offer(w.draft) != w.offer:
+        if other.offer(w.draft).to_json() != w.offer:
             tally.leak(f"{where}, {player}, draft {w.draft}: the offer differs on a state that looks the same")
 
 

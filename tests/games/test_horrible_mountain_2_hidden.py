@@ -72,7 +72,7 @@ def test_after_a_secret_search_the_evil_masters_page_cannot_tell_which_card_left
         _, twin = GAME.play(twin, nxt)
     players = header.players
     for draft in (Draft(evil), Draft(evil, verb="take_discard")):
-        assert Builder(GAME, twin, players, evil).offer(draft) == Builder(GAME, state, players, evil).offer(draft)
+        assert Builder(GAME, twin, players, evil).offer(draft).to_json() == Builder(GAME, state, players, evil).offer(draft).to_json()
     public = {c.value for c in GAME.choices(state, evil, evil, Pick.PUBLIC_CARD, False) or ()}
     assert {taken, other} <= public  # the pile as he saw it fill, whichever card is gone
     unseen = {c.value for c in GAME.choices(state, evil, evil, Pick.UNSEEN_CARD, False) or ()}

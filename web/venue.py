@@ -97,6 +97,11 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
     def api_standings() -> Response:
         return jsonify(standings(store.games(venue)))
 
+    @app.get("/healthz")
+    def healthz() -> Response:
+        """The venue's own health: the broker connection, paho's network thread, the counts."""
+        return jsonify(own_status())
+
     @app.get("/api/table/<table>")
     def api_table(table: str) -> Response:
         instance = known_table(table)

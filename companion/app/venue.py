@@ -30,7 +30,8 @@ class VenueConfig:
     threads: int = 32
     hosts: tuple[str, ...] = ()
     """Names the page answers to besides this machine's own (as ``[web] hosts`` for a table)."""
-    client_id: str = "venue"
+    client_id: str = ""
+    """The venue's MQTT client id; empty (the default) is a random one, which no table can guess."""
 
 
 class VenueWeb(WebServer):
@@ -54,9 +55,11 @@ class VenueService:
 
     def status(self) -> JsonObject:
         b = self.config.broker
+        health = self.collector.health()
         return {
-            "broker": f"{b.host}:{b.port} ({'connected' if self.collector.subscribed else 'not connected'})",
-            "collector": dict(self.collector.counters),
+            "broker": f"{b.host}:{b.port} ({'connected' if health['subscribed'] else 'not connected'})",
+            "network": health["network"],
+            "collector": health["counters"],
         }
 
     def start(self) -> "VenueService":

@@ -14,6 +14,7 @@ from companion.venue.broker import BrokerConfig
 from companion.core import JsonObject
 from companion.app.service import WebServer
 from companion.venue.collector import VenueCollector
+from companion.venue.limits import VenueLimits
 from companion.venue.store import VenueStore
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,8 @@ class VenueConfig:
     """Names the page answers to besides this machine's own (as ``[web] hosts`` for a table)."""
     client_id: str = ""
     """The venue's MQTT client id; empty (the default) is a random one, which no table can guess."""
+    limits: VenueLimits = VenueLimits()
+    """What the venue keeps per table (docs/security.md, "The venue")."""
 
 
 class VenueWeb(WebServer):
@@ -49,7 +52,7 @@ class VenueWeb(WebServer):
 class VenueService:
     def __init__(self, config: VenueConfig) -> None:
         self.config = config
-        self.store = VenueStore(config.db)
+        self.store = VenueStore(config.db, config.limits)
         self.collector = VenueCollector(self.store, config.broker, config.client_id)
         self.web: VenueWeb | None = None
 

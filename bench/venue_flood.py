@@ -23,10 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.venue.conftest import secured_broker  # noqa: E402
-from tests.venue.tables import as_user, get_json, start_table, start_venue, venue_user, wait_for  # noqa: E402
-from tests.venue.test_flood import made_up_board  # noqa: E402
-from tests.venue.test_hostile_payloads import NESTED, connect_as  # noqa: E402
+from tests.venue.attack import NESTED, attacked_venue, made_up_board  # noqa: E402
+from tests.venue.tables import get_json, wait_for  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -50,12 +48,8 @@ def overview(url: str) -> tuple[int, float]:
 
 def main() -> int:
     tmp = Path(tempfile.mkdtemp(prefix="tc-venue-flood-"))
-    broker = secured_broker(tmp, ("venue", "t1", "t2"))
-    broker.start()
-    venue = start_venue(tmp, broker.port, venue_user(broker.port))
-    t2 = start_table(tmp, "t2", broker.port, seed=1, extra=as_user("t2"))
-    t1 = connect_as(broker.port, "t1", "t1")
-    try:
+    with attacked_venue(tmp, seed=1) as attack:
+        venue, t2, t1 = attack.venue, attack.t2, attack.t1
         t2.start_game()
         t2.play(len(t2.moves))
         if not wait_for(lambda: venue.store.seqs("cafe", "t2") == list(range(1, t2.service.log.last_seq + 1))):
@@ -83,12 +77,6 @@ def main() -> int:
         health = get_json(venue.url + "healthz")
         print(f"after 120 KB of nested brackets: t2's next game stored whole: {ok}; health {json.dumps(health)}")
         return 0 if ok else 1
-    finally:
-        t1.loop_stop()
-        t1.disconnect()
-        venue.stop()
-        t2.service.stop()
-        broker.kill()
 
 
 if __name__ == "__main__":

@@ -67,6 +67,15 @@ def value_from_json(tp: Any, value: Any, where: str) -> Any:
     return converter(tp)(value, where)
 
 
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], Callable[[Any], Any]]] = {
+    bool: (lambda v: v is True or v is False, bool),
+    int: (lambda v: type(v) is int, int),  # not a bool: True is not a count
+    float: (lambda v: type(v) in (int, float) and math.isfinite(v), float),
+    str: (lambda v: type(v) is str, str),
+}
+"""A plain value's type: what a JSON value must be to be read as one, and how it is read."""
+
+
 def _refuse(name: str, value: Any, where: str) -> NoReturn:
     raise NotationError(f"{where} must be {name}, not {json.dumps(value)}")
 
@@ -181,38 +190,16 @@ def converter(tp: Any) -> Converter:
             return dataclass_from_json(cls, value, where)
 
         return nested
-    if tp is bool:
+    scalar = _SCALARS.get(tp)
+    if scalar is not None:
+        accepts, convert = scalar
 
-        def boolean(value: Any, where: str) -> Any:
-            if value is True or value is False:
-                return value
+        def plain(value: Any, where: str) -> Any:
+            if accepts(value):
+                return convert(value)
             _refuse(name, value, where)
 
-        return boolean
-    if tp is int:
-
-        def whole(value: Any, where: str) -> Any:
-            if type(value) is int:
-                return value
-            _refuse(name, value, where)
-
-        return whole
-    if tp is float:
-
-        def number(value: Any, where: str) -> Any:
-            if type(value) in (int, float) and math.isfinite(value):
-                return float(value)
-            _refuse(name, value, where)
-
-        return number
-    if tp is str:
-
-        def text(value: Any, where: str) -> Any:
-            if type(value) is str:
-                return value
-            _refuse(name, value, where)
-
-        return text
+        return plain
     raise TypeError(f"notation cannot read values of type {tp!r}")  # a move class with a type we do not read
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from companion.venue.broker import new_client_id
-from tests.venue.conftest import Broker, require_mosquitto, secured_broker
-from tests.venue.tables import as_user, start_table, start_venue, venue_user, wait_for
-from tests.venue.test_hostile_payloads import connect_as, holds_every_row
+from tests.venue.attack import attacked_venue, connect_as, holds_every_row
+from tests.venue.conftest import Broker, require_mosquitto
+from tests.venue.tables import start_table, start_venue, wait_for
 
 ROUNDS = 3
 """The attack connected three times in five seconds."""
@@ -19,11 +19,8 @@ ROUNDS = 3
 
 def test_a_tables_credentials_cannot_knock_the_venue_or_another_table_off(tmp_path: Path) -> None:
     require_mosquitto()
-    broker = secured_broker(tmp_path, ("venue", "t1", "t2"))
-    broker.start()
-    venue = start_venue(tmp_path, broker.port, venue_user(broker.port))
-    t2 = start_table(tmp_path, "t2", broker.port, seed=3, extra=as_user("t2"))
-    try:
+    with attacked_venue(tmp_path, seed=3) as attack:
+        broker, venue, t2 = attack.broker, attack.venue, attack.t2
         t2.start_game()
         t2.play(6)
         assert wait_for(holds_every_row(venue, t2))
@@ -40,10 +37,6 @@ def test_a_tables_credentials_cannot_knock_the_venue_or_another_table_off(tmp_pa
         assert wait_for(holds_every_row(venue, t2))
         assert venue.collector.counters["disconnects"] == 0
         assert publisher.counters["disconnects"] == 0
-    finally:
-        venue.stop()
-        t2.service.stop()
-        broker.kill()
 
 
 def test_the_venue_and_the_tables_ids_cannot_be_guessed(tmp_path: Path, broker: Broker) -> None:

@@ -15,21 +15,9 @@ from typing import Any
 import pytest
 
 from companion.venue.limits import VenueLimits
-from tests.venue.conftest import Broker, require_mosquitto, secured_broker
-from tests.venue.tables import as_user, get_json, start_table, start_venue, venue_user, wait_for
-from tests.venue.test_hostile_payloads import connect_as, holds_every_row
-
-
-def made_up_board(instance: str, players: list[str], seq: int = 40, outcome: bool = True) -> bytes:
-    """A board as a table publishes one, for a game it never played."""
-    winners = players[:1] if outcome else None
-    return json.dumps(
-        {
-            "game": "horrible-mountain-2", "title": "Escape From Horrible Mountain 2", "players": players, "seq": seq,
-            "scoreboard": {}, "prompts": [], "outcome": {"termination": "escaped", "winners": winners} if outcome else None,
-            "winners": winners, "instance": instance,
-        }
-    ).encode()
+from tests.venue.attack import attacked_venue, connect_as, holds_every_row, made_up_board
+from tests.venue.conftest import Broker, require_mosquitto
+from tests.venue.tables import get_json, start_venue, wait_for
 
 
 def raw(url: str) -> bytes:
@@ -40,18 +28,13 @@ def raw(url: str) -> bytes:
 
 def test_one_table_cannot_flood_the_venues_standings(tmp_path: Path) -> None:
     require_mosquitto()
-    broker = secured_broker(tmp_path, ("venue", "t1", "t2"))
-    broker.start()
-    venue = start_venue(tmp_path, broker.port, venue_user(broker.port))
-    t2 = start_table(tmp_path, "t2", broker.port, seed=1, extra=as_user("t2"))
-    t1 = None
-    try:
+    with attacked_venue(tmp_path, seed=1) as attack:
+        venue, t2, t1 = attack.venue, attack.t2, attack.t1
         t2.start_game()
         t2.play(len(t2.moves))  # a whole game: a real standing
         assert wait_for(holds_every_row(venue, t2))
         assert wait_for(lambda: len(get_json(venue.url + "api/tables")["standings"]["games"]) == 1)
         before = raw(venue.url + "api/tables")
-        t1 = connect_as(broker.port, "t1", "t1")
         crowd = [f"p{j}" for j in range(20_000)]  # about 200 KB a board, as in the attack
         for i in range(40):  # the attack as it was run
             t1.publish("venue/cafe/t1/board", made_up_board(f"{i:016x}", crowd), qos=1).wait_for_publish(60)
@@ -75,28 +58,17 @@ def test_one_table_cannot_flood_the_venues_standings(tmp_path: Path) -> None:
         t2.start_game()
         t2.play(10)  # the venue goes on as before
         assert wait_for(holds_every_row(venue, t2))
-    finally:
-        if t1 is not None:
-            t1.loop_stop()
-            t1.disconnect()
-        venue.stop()
-        t2.service.stop()
-        broker.kill()
 
 
 def test_a_tables_stored_rows_and_held_events_are_bounded(tmp_path: Path) -> None:
     require_mosquitto()
-    broker = secured_broker(tmp_path, ("venue", "t1", "t2"))
-    broker.start()
     limits = VenueLimits(games_per_table=3, rows_per_table=300, buffered_per_table=50)
-    venue = start_venue(tmp_path, broker.port, venue_user(broker.port), limits=limits)
-    t2 = start_table(tmp_path, "t2", broker.port, seed=2, extra=as_user("t2"))
-    t1 = connect_as(broker.port, "t1", "t1")
 
     def event(instance: str, seq: int) -> bytes:
         return json.dumps({"instance": instance, "seq": seq, "hash": f"{seq:016x}", "row": {"seq": seq, "kind": "note"}}).encode()
 
-    try:
+    with attacked_venue(tmp_path, seed=2, limits=limits) as attack:
+        venue, t2, t1 = attack.venue, attack.t2, attack.t1
         assert wait_for(lambda: venue.collector.subscribed)
         t1.publish("venue/cafe/t1/board", made_up_board("a" * 16, ["anna", "ben"], seq=400, outcome=False), qos=1).wait_for_publish(60)
         for seq in range(1, 401):  # one game of 400 rows against a bound of 300
@@ -112,12 +84,6 @@ def test_a_tables_stored_rows_and_held_events_are_bounded(tmp_path: Path) -> Non
         t2.start_game()
         t2.play(len(t2.moves))  # another table is not touched by t1's bounds
         assert wait_for(holds_every_row(venue, t2))
-    finally:
-        t1.loop_stop()
-        t1.disconnect()
-        venue.stop()
-        t2.service.stop()
-        broker.kill()
 
 
 def test_the_tables_overview_is_paged(tmp_path: Path, broker: Broker) -> None:

@@ -8,52 +8,18 @@ client connects: the rows published meanwhile arrive through the replay protocol
 from __future__ import annotations
 
 import json
-import threading
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 import pytest
-from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.venue.conftest import Broker, require_mosquitto, secured_broker
-from tests.venue.tables import Table, as_user, get_json, start_table, start_venue, venue_user, wait_for
-
-NESTED = b"[" * 60_000 + b"]" * 60_000
-"""The attack: 120 KB of nested brackets (json.loads raised RecursionError on paho's thread)."""
-
-
-def connect_as(port: int, user: str | None, client_id: str) -> mqtt.Client:
-    """A client of the test's own (the attacker), connected and acknowledged by the broker."""
-    c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
-    if user is not None:
-        c.username_pw_set(user, f"pw-{user}")
-    answers: list[Any] = []
-    answered = threading.Event()
-
-    def on_connect(client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
-        answers.append(reason)
-        answered.set()
-
-    c.on_connect = on_connect
-    c.connect("127.0.0.1", port)
-    c.loop_start()
-    assert answered.wait(60) and not answers[0].is_failure, answers
-    return c
-
-
-def holds_every_row(venue: Any, table: Table) -> Callable[[], bool]:
-    return lambda: venue.store.seqs("cafe", table.name) == list(range(1, table.service.log.last_seq + 1))
-
+from tests.venue.attack import NESTED, attacked_venue, connect_as, holds_every_row
+from tests.venue.conftest import Broker, require_mosquitto
+from tests.venue.tables import get_json, start_table, start_venue, wait_for
 
 def test_nested_brackets_from_a_tables_own_credentials_do_not_stop_the_venue(tmp_path: Path) -> None:
     require_mosquitto()
-    broker = secured_broker(tmp_path, ("venue", "t1", "t2"))
-    broker.start()
-    venue = start_venue(tmp_path, broker.port, venue_user(broker.port))
-    t2 = start_table(tmp_path, "t2", broker.port, seed=2, extra=as_user("t2"))
-    t1 = connect_as(broker.port, "t1", "t1")
     hostile = [
         ("board", NESTED),
         ("event", NESTED),
@@ -61,7 +27,8 @@ def test_nested_brackets_from_a_tables_own_credentials_do_not_stop_the_venue(tmp
         ("event", json.dumps({"instance": "a", "seq": 10**30, "hash": "h", "row": {}}).encode()),  # past SQLite's integers
         ("board", json.dumps({"instance": "i" * 1000, "seq": 1}).encode()),
     ]
-    try:
+    with attacked_venue(tmp_path, seed=2) as attack:
+        venue, t2, t1 = attack.venue, attack.t2, attack.t1
         assert wait_for(lambda: venue.collector.subscribed)
         for leaf, payload in hostile:
             t1.publish(f"venue/cafe/t1/{leaf}", payload, qos=1).wait_for_publish(60)
@@ -73,12 +40,6 @@ def test_nested_brackets_from_a_tables_own_credentials_do_not_stop_the_venue(tmp
         assert health["network"] == "running" and health["broker"].endswith("(connected)")
         assert health["collector"]["callback_errors"] == 0 and health["collector"]["network_restarts"] == 0
         assert venue.store.current("cafe", "t1") is None  # nothing of it was kept
-    finally:
-        t1.loop_stop()
-        t1.disconnect()
-        venue.stop()
-        t2.service.stop()
-        broker.kill()
 
 
 # The thread's death is the point here; pytest would report the exception that ends it as a warning.

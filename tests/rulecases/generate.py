@@ -37,7 +37,7 @@ from companion.contract.game import Game
 from companion.core import Header, Move
 from companion.games import game_ids, get_game
 from .cases import EXPECTS, case_json, cases_file, check_case, read_case
-from .effects import EFFECTS
+from .games import knowledge
 from .mutate import Domains
 from .search import EffectFinder, Found, Search, Step, run_sources
 from .shrink import shrink
@@ -197,7 +197,7 @@ def generate(game_id: str, seeds: int, moves: int, hunt: int) -> list[str]:
     domains = Domains()
     for _, _, ms in played:
         domains.learn(game, ms)
-    effects = EFFECTS.get(game_id, {})
+    effects = knowledge(game_id).effects
     search = Search(game, domains, effects)
     run_sources(search, played, hunts(game_id, seeds, hunt, moves))
     cases: list[Case] = []

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,9 +13,9 @@ from companion.core.codec import MoveCodec
 from companion.games import get_game
 from companion.games.everest.moves import Plan, PlanCoin
 from companion.log.notation import parse_header, read_notation
+from tests.conftest import TOY_HEADER
 from tests.toy_game import GAME, Peek, Take
 
-DATA = Path(__file__).parent / "games" / "data"
 
 
 def test_round_trip_keeps_every_field() -> None:
@@ -99,7 +98,7 @@ def test_a_nested_frozen_value_is_read_once_per_distinct_object() -> None:
 def test_a_notation_line_is_refused_as_json_refuses_it(line: str) -> None:
     with pytest.raises(json.JSONDecodeError) as refused:
         json.loads(line)
-    header = (DATA / "the-mountain" / "example-win.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    header = json.dumps(TOY_HEADER.to_json())
     with pytest.raises(NotationError) as caught:
         read_notation(io.StringIO(header + "\n" + line))
     assert str(caught.value) == f"line 2: not valid JSON ({refused.value.msg} at column {refused.value.colno})"

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 from companion.core import JsonObject
+from companion.core.jsontext import too_deep
 
 EVENT_BYTES = 16 * 1024
 """Largest ``event`` payload: the table's own HTTP body limit (a row comes from one request at most)."""
@@ -59,29 +60,6 @@ class VenueLimits:
 
 class BadMessage(ValueError):
     """A message on a venue topic that the venue (or a table) cannot read or will not keep."""
-
-
-def too_deep(data: bytes | bytearray, limit: int) -> bool:
-    """Whether JSON text nests deeper than ``limit`` (brackets inside strings do not count)."""
-    depth = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if depth > limit:
-                return True
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return False
 
 
 def read_object(payload: bytes | bytearray, max_bytes: int, what: str) -> JsonObject:

@@ -137,8 +137,10 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
         perform(ab, b)
         perform(ba, b)
         perform(ba, a)
-        one, other = ab.signature(), ba.signature()
-        return None if one == other else Found((a, b), (a, b), (b, a), (one, other))
+        # (Scratch.signature compared field by field: the two boards agree, mostly)
+        if ab.pos == ba.pos and ab.damage == ba.damage and ab.off == ba.off:
+            return None
+        return Found((a, b), (a, b), (b, a), (ab.signature(), ba.signature()))
     heard = [roar_footprint(t, seat, direction) for _, ((seat, direction, _),) in roars]
     # Boards after each set of units done (a bit per unit), each distinct board kept once: two
     # orders of a set that end on the same board go on identically, so one stands for both.

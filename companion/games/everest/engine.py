@@ -64,8 +64,17 @@ class Everest(Game[EverestState]):
 
     # -- check and apply: engine.MOVES, one pair per verb ---------------------------------------------
 
+    def judge(self, state: EverestState, move: Move) -> Verdict:
+        # Game.judge with its "is the game over" read off the state: rounds.outcome is None exactly
+        # while nobody has won, and every move asks.
+        if state.winner is not None:
+            return super().judge(state, move)
+        return self.check(state, move)
+
     def check(self, state: EverestState, move: Move) -> Verdict:
         check = MOVES.checker(move)
+        if move.by in state.players:  # a player (most moves): not_a_player has nothing to say
+            return check(state, move)
         # EV-PLAYER; the end of a round may be entered by nobody in particular
         refused = not_a_player(PLAYER_RULE, state.players, move, optional=type(move) is EndRound)
         return refused or check(state, move)
@@ -114,7 +123,7 @@ def _check_plan(state: EverestState, move: Plan) -> Verdict:
         return Verdict.illegal(
             "EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", f"{name}: take your coins back and wait"
         )
-    usable = state.usable(seat)
+    usable = 6 - state.aside[seat]  # state.usable, read here: every plan asks
     if usable == 0:
         return Verdict.illegal(
             "EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", f"{name}: take your coins back and wait"
@@ -133,7 +142,7 @@ def _check_plan(state: EverestState, move: Plan) -> Verdict:
         return Verdict.illegal(
             "EV-PLAN-COINS", f"{name} has only {usable} usable coin{'s' if usable != 1 else ''}, not {len(coins)}", "plan fewer coins"
         )
-    need = min(MAX_PLAN, usable)
+    need = usable if usable < MAX_PLAN else MAX_PLAN
     if len(coins) != need:
         return Verdict.illegal(
             "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"

@@ -88,13 +88,15 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
     positions = list(state.positions)
     going_home: list[int] = []
     events: list[str] = []
+    damage, off_edge, through = state.damage, state.off_edge, state.heal_barred_through
     for seat, name in enumerate(state.players):
-        if not state.damage[seat] and seat not in heal and seat not in state.off_edge and state.usable(seat) > 0:
+        hurt, usable, off = damage[seat], 6 - state.aside[seat], seat in off_edge  # (state.usable)
+        if not hurt and seat not in heal and not off and usable > 0:
             continue  # unhurt, on the board, not healing, coins left: nothing below applies to it
         # heal_barred and forced_home, worked out once per yeti (forced_home is "damage >= usable
-        # and not barred"): this runs at the end of every round.
-        barred_now = heal_barred(state, seat)
-        forced = not barred_now and state.damage[seat] >= state.usable(seat)
+        # and not barred"), read off the state here: this runs at the end of every round.
+        barred_now = off or through[seat] >= state.round
+        forced = not barred_now and hurt >= usable
         if not barred_now and (seat in heal or forced):  # healing
             aside[seat] = 0
             known[seat] = frozenset()
@@ -102,14 +104,14 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
             why = "EV-FORCED-HOME" if forced and seat not in heal else "EV-HEAL"
             events.append(f"{why}: {name}'s yeti goes home to heal; all its coins come back")
             continue
-        lost = coins_to_set_aside(state, seat, False)
+        lost = usable if off and state.options.edge_sets_aside_all else min(hurt, usable)  # coins_to_set_aside
         if lost:
             aside[seat] += lost
             coins = named.get(seat, frozenset())
             known[seat] = known[seat] | coins
             which = f" ({', '.join(sorted(coins, key=COINS.index))})" if coins else ""
             events.append(f"EV-DAMAGE: {name} sets aside {lost} coin{'s' if lost != 1 else ''}{which}")
-        if seat in state.off_edge:
+        if off:
             barred[seat] = state.round + state.options.edge_no_heal_rounds - 1
             going_home.append(seat)
             events.append(f"EV-EDGE-HOME: {name}'s yeti comes back home from off the edge, with no coins back")

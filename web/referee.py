@@ -15,10 +15,11 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 from companion.core import ObservationKind
 from web import table_session
 from web.auth import (
-    PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, player_token, referee_required,
+    PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, referee_required,
     revoke_referee, safe_next,
 )
 from web.entries import json_body, submit_entry
+from web.links import links, player_link
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,18 @@ def logout() -> Any:
 def console() -> str:
     session_ = table_session(current_app)
     game = session_.game
-    secret: bytes = current_app.config["TABLE_SECRET"]
-    links = {p: f"/p/{p}/{player_token(secret, current_app.config['GAME_KEY'], p)}" for p in session_.header.players}
+    seated = {p: player_link(current_app, p) for p in session_.header.players}
     return render_template(
-        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=links
+        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=seated
     )
+
+
+@bp.post("/referee/rotate-links")
+@referee_required
+def rotate_links() -> Any:
+    """Every player's link is replaced (a phone lost, a link shared too widely); open player pages stop working."""
+    links(current_app).rotate()
+    return redirect("/referee#links", code=303)
 
 
 @bp.post("/api/referee/move")

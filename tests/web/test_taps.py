@@ -26,7 +26,7 @@ from companion.referee.session import Session
 from tests.conftest import StepClock
 from tests.serving import Served, serve
 from tests.web.client import Answer, Browser
-from web.auth import player_token
+from web.links import links
 
 PIN = "123456"
 GAME = get_game("escape-master")
@@ -36,11 +36,10 @@ class Table:
     def __init__(self, served: Served, header: Header, moves: list[Move]) -> None:
         self.served, self.header, self.moves = served, header, moves
         self.session = served.session
-        self.secret: bytes = served.web.app.config["TABLE_SECRET"]
-        self.key: str = served.web.app.config["GAME_KEY"]
+        self.links = links(served.web.app)
 
     def api(self, player: str, token_of: str | None = None) -> str:
-        return f"/api/p/{player}/{player_token(self.secret, self.key, token_of or player)}"
+        return f"/api/p/{player}/{self.links.token(token_of or player)}"
 
     def phone(self) -> Browser:
         return Browser(self.served.port)

@@ -71,7 +71,8 @@ def console() -> str:
     game = session_.game
     seated = {p: player_link(current_app, p) for p in session_.header.players}
     return render_template(
-        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=seated
+        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=seated,
+        every_panel=True,  # the console sets up any game: its setup picker draws that game's cards
     )
 
 

@@ -144,10 +144,13 @@
       }));
     }
     if (!plan.every) actions.push(tap("Show every value", "setup-every", () => { plan.every = true; render(); }, "more"));
+    const laid = pickPlayer || !TC.games.setupView ? null : TC.games.setupView(game.id, f.name, f.per_player ? (value || {})[key] : value);
     return el("div", { class: "step", "data-setup": f.name },
       el("p", { class: "step-title" }, f.title + (key ? " — " + key : pickPlayer ? ": whose?" : "")
         + (f.many && !pickPlayer ? " (" + count + (f.most < 99 ? " of " + f.most : "") + ")" : "")),
-      el("div", { class: "tap-row choices cards" }, tiles),
+      laid,
+      // tap-choices, not choices: the radio chips' span style would swallow the card faces' spans.
+      el("div", { class: "tap-row tap-choices cards" }, tiles),
       actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
   }
 

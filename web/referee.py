@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from companion.core import ObservationKind
+from companion.core import Observation, ObservationKind
 from web import table_session
 from web.auth import (
     PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, referee_required,
@@ -104,7 +104,12 @@ def referee_undo() -> Any:
     seq = body.get("seq") if isinstance(body, dict) else None
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.UNDO, {} if seq is None else {"seq": seq}, "web:referee")
+    if seq is None:
+        return submit_entry(ObservationKind.UNDO, {}, "web:referee")
+    # The take-back the console showed: a second tap of "Yes, take it back" writes nothing.
+    session_ = table_session(current_app)
+    row, repeat = session_.take_back(Observation("web:referee", session_.clock.wall(), ObservationKind.UNDO, {"seq": seq}))
+    return jsonify({"row": session_.public_row(row), "board": session_.board(), "repeat": repeat}), 422 if row.error else 200
 
 
 @bp.post("/api/referee/correct")

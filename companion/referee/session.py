@@ -341,6 +341,24 @@ class Session:
         with self._lock:
             return self.state, self.log.last_seq
 
+    REPEAT_WINDOW = 20
+    """How many of the last rows a take-back looks through for the one it repeats."""
+
+    def take_back(self, obs: Observation) -> tuple[LogRow, bool]:
+        """A person's take-back (an undo naming the row it takes back): processed and logged, unless it
+        repeats the take-back already made of that row (a double tap, a retried request); then the row
+        that made it, ``True``, and nothing is written. Decided under the session's lock, so two taps at
+        once make one row."""
+        with self._lock:
+            seq = obs.payload.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                last = self.log.last_seq
+                for row in self.log.rows(after=max(seq, last - self.REPEAT_WINDOW)):
+                    if row.kind == ObservationKind.UNDO.value and row.error is None and row.payload.get("seq") == seq:
+                        log.info("a take-back of row %d repeats row %d: nothing written", seq, row.seq)
+                        return row, True
+            return self.process(obs), False
+
     def take_back_preview(self, player: str | None) -> JsonObject:
         """What "take back" would do now, said before it is done: the move in force it would undo
         (``seq``, the public move) or why nothing would be (``why``); ``refused`` names a last entry

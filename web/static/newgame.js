@@ -86,7 +86,9 @@
   }
 
   function optionsStep(game) {
-    return el("details", { class: "panel fold options" }, el("summary", {}, "Options (" + Object.keys(plan.options).length + " changed from the rulebook's)"),
+    // Open stays open across the re-render each +/− tap makes (a hand size from 10 to 2 is 8 taps, not 16).
+    return el("details", { class: "panel fold options", open: Boolean(plan.optionsOpen), ontoggle: (e) => { plan.optionsOpen = e.target.open; } },
+      el("summary", {}, "Options (" + Object.keys(plan.options).length + " changed from the rulebook's)"),
       el("ul", { class: "options-list" }, game.options.map((o) => el("li", {},
         el("div", {}, el("strong", {}, o.name.replace(/_/g, " ")), " ", optionControl(o)),
         el("div", { class: "muted" }, "Default: " + JSON.stringify(o.default) + (o.doc ? " — " + o.doc : ""))))));

@@ -68,7 +68,11 @@ def settle(move: Move, twins: Twins, judge: Callable[[Move], Verdict]) -> Move:
         return move
     tried = itertools.islice(itertools.product(*(values for _, _, values in slots)), 1, SETTLE_LIMIT + 1)
     for picked in tried:
-        other = _with(move, slots, picked)
+        try:
+            other = _with(move, slots, picked)
+        except ValueError as exc:  # the move's own shape refuses it (a card named twice): not a way to make it
+            log.debug("not a way to make %s: %s", move, exc)
+            continue
         if judge(other).ok:
             log.debug("%s names another copy of the same card: made as %s", move, other)
             return other

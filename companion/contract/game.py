@@ -203,8 +203,7 @@ class Game(ABC, Generic[S]):
             move = self.codec.from_json(dict(observation.payload))
             if move.t is None:
                 move = move.replace(t=observation.table_time)
-            # A person names a card, not a copy of it; a reader's tag names the very copy (interpret_table).
-            return self.settle(state, move)
+            return move
         if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
             return self.interpret_table(state, read_seen(observation))
         return None

@@ -34,6 +34,9 @@ from companion.log.public import public_row
 
 log = logging.getLogger(__name__)
 
+PAGE_SOURCE = "web:"
+"""The source of every entry made on a page (``web:<player>``, ``web:referee``): a person tapping."""
+
 BATCH_LIMIT = 512
 """Most observations written in one transaction when a burst arrives."""
 
@@ -208,6 +211,10 @@ class Session:
         if kind is ObservationKind.NOTE:
             return FoldRow(seq, kind.value), None
         result = self.game.interpret(folded.state, obs)
+        if isinstance(result, Move) and kind is ObservationKind.MOVE and obs.source.startswith(PAGE_SOURCE):
+            # A person tapping names a card, not a copy of it (Game.settle); a reader's tag, a notation
+            # file or a script names the very copy and is judged as named.
+            result = self.game.settle(folded.state, result)
         zone = obs.payload.get("zone")
         where = zone if isinstance(zone, str) else None
         if isinstance(result, Unexplained):

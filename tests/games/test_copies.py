@@ -28,8 +28,9 @@ def _session(game: Any, head: Header, tmp_path: Any) -> Iterator[Session]:
         log.close()
 
 
-def _enter(session: Session, move: dict[str, Any]) -> Any:
-    return session.process(Observation("web:test", 1.0, ObservationKind.MOVE, move))
+def _enter(session: Session, move: dict[str, Any], source: str = "web:test") -> Any:
+    """An entry made on a page (a ``web:`` source): a person tapping."""
+    return session.process(Observation(source, 1.0, ObservationKind.MOVE, move))
 
 
 @pytest.fixture
@@ -39,6 +40,9 @@ def dealing(tmp_path: Any) -> Iterator[Session]:
 
 def test_a_start_card_dealt_already_stands_for_another_copy(dealing: Session) -> None:
     assert _enter(dealing, {"by": A, "do": "dealt", "card": "start-1"}).verdict["ok"]
+    # A notation file (or a script) names the very copy, and is judged as named.
+    exact = _enter(dealing, {"by": B, "do": "dealt", "card": "start-1"}, source="notation")
+    assert not exact.verdict["ok"] and exact.move["card"] == "start-1"
     row = _enter(dealing, {"by": B, "do": "dealt", "card": "start-1"})  # ben taps "the first 7 START"
     assert row.verdict["ok"], row.verdict
     assert row.move["card"] == "start-2"  # the log says which copy the engine took

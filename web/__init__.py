@@ -19,9 +19,10 @@ from flask import Flask, g, has_request_context, request
 from companion.core import Header
 
 from companion.referee.session import Session
-from web.auth import PinGuard, RefereeGrants, game_key
+from web.auth import PinGuard, RefereeGrants
 from web.broadcast import Broadcaster
 from web.headers import add_security_headers
+from web.links import LinkBook
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         BIND_HOST=None,
         ALLOWED_HOSTS=(),
         PIN_STATE_PATH=None,
+        LINKS_PATH=None,
         RATE_LIMITS_OFF=False,
         # A new signing key and PIN epoch each start: a referee logs in again after a restart.
         SECRET_KEY=secrets.token_bytes(32),
@@ -61,8 +63,10 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
         app.config["PIN_FREE_TRIES"], app.config["PIN_LOCKOUT_S"], path=Path(pin_path) if pin_path else None
     )
     app.extensions["referee_grants"] = RefereeGrants()
-    # Player links open this game instance only (issue 15): the log's header row is part of the key.
-    app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
+    # Player links belong to the players at the table and follow them from game to game (web.links).
+    links_path = app.config["LINKS_PATH"]
+    app.extensions["links"] = LinkBook(app.config["TABLE_SECRET"], Path(links_path) if links_path else None)
+    app.extensions["links"].seat(session.header.players)
 
     from web import disputes, hosts, lifecycle, limits, pages, panels, players, referee, stream, taps
 
@@ -170,11 +174,12 @@ def slot(app: Flask) -> SessionSlot:
 
 
 def moved_on(app: Flask, session: Session) -> None:
-    """The table's game is now ``session``: player links, dispute snapshots and every open page follow.
-    Called while no request holds a game (:meth:`SessionSlot.swap`)."""
+    """The table's game is now ``session``: player links (anyone who left loses theirs), dispute
+    snapshots and every open page follow. Called while no request holds a game (:meth:`SessionSlot.swap`)."""
     from web import disputes
+    from web.links import links
 
-    app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
+    links(app).seat(session.header.players)
     disputes.init_app(app, session)
     broadcaster(app).switch(session)
 

@@ -6,9 +6,10 @@
 - Logging out revokes the login on the server, not only in the cookie.
 - Every state-changing request carries the session's CSRF token (a form field or the
   ``X-CSRF-Token`` header) and, where the browser sends one, an ``Origin`` of this very host.
-- Player tokens are HMACs of the game instance and the player's name under the table's secret, so
-  the links printed at start-up keep working after a restart, cannot be guessed from the name, and
-  open nothing in a later game.
+- Player tokens are HMACs of a link key and the player's name under the table's secret, so they
+  cannot be guessed from the name. Which key is whose, and so which link is live, is the table's
+  link book (:mod:`web.links`): a link follows its player from game to game and is revoked when
+  they leave the table.
 """
 
 from __future__ import annotations
@@ -39,21 +40,9 @@ CSRF_FIELD = "csrf"
 CSRF_HEADER = "X-CSRF-Token"
 
 
-def player_token(secret: bytes, game_id: str, player: str) -> str:
-    """A player's link token. Pass :func:`game_key` as ``game_id``: a link then opens this game only."""
-    return hmac.new(secret, f"{game_id}\0{player}".encode(), hashlib.sha256).hexdigest()[:24]
-
-
-def game_key(game_id: str, first_row: Any) -> str:
-    """This game instance: its game id and a digest of its log's header row (written once, at the start).
-
-    A new game (a new log) has a new header row, so the player links of an earlier game stop working.
-    """
-    if first_row is None:
-        return game_id
-    seen = json.dumps([first_row.seq, first_row.kind, first_row.wall_time, first_row.mono_time, first_row.payload],
-                      sort_keys=True, separators=(",", ":"))
-    return f"{game_id}:{hashlib.sha256(seen.encode()).hexdigest()[:16]}"
+def player_token(secret: bytes, key: str, player: str) -> str:
+    """A player's link token under link ``key`` (the table's, or the player's own: :class:`web.links.LinkBook`)."""
+    return hmac.new(secret, f"{key}\0{player}".encode(), hashlib.sha256).hexdigest()[:24]
 
 
 GLOBAL_FAILURES = 20

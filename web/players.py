@@ -3,7 +3,6 @@ their secret entries (an Everest plan). A wrong token is a plain 404: it does no
 
 from __future__ import annotations
 
-import hmac
 import logging
 from typing import Any
 
@@ -11,8 +10,9 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from companion.core import ObservationKind
 from web import table_session
-from web.auth import check_csrf, csrf_token, player_token
+from web.auth import check_csrf, csrf_token
 from web.entries import json_body, submit_entry
+from web.links import links
 
 log = logging.getLogger(__name__)
 
@@ -21,10 +21,9 @@ bp = Blueprint("players", __name__)
 
 def player_or_404(player: str, token: str) -> str:
     session_ = table_session(current_app)
-    secret: bytes = current_app.config["TABLE_SECRET"]
-    if player not in session_.header.players:
+    if player not in session_.header.players:  # a link never acts in a game its player is not in
         abort(404)
-    if not hmac.compare_digest(token.encode()[:64], player_token(secret, current_app.config["GAME_KEY"], player).encode()):
+    if not links(current_app).opens(player, token):
         log.warning("wrong player token for %r", player[:40])
         abort(404)
     return player

@@ -12,13 +12,14 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
-from companion.core import ObservationKind
+from companion.core import Observation, ObservationKind
 from web import table_session
 from web.auth import (
-    PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, player_token, referee_required,
+    PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, referee_required,
     revoke_referee, safe_next,
 )
 from web.entries import json_body, submit_entry
+from web.links import links, player_link
 
 log = logging.getLogger(__name__)
 
@@ -68,11 +69,19 @@ def logout() -> Any:
 def console() -> str:
     session_ = table_session(current_app)
     game = session_.game
-    secret: bytes = current_app.config["TABLE_SECRET"]
-    links = {p: f"/p/{p}/{player_token(secret, current_app.config['GAME_KEY'], p)}" for p in session_.header.players}
+    seated = {p: player_link(current_app, p) for p in session_.header.players}
     return render_template(
-        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=links
+        "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=seated,
+        every_panel=True,  # the console sets up any game: its setup picker draws that game's cards
     )
+
+
+@bp.post("/referee/rotate-links")
+@referee_required
+def rotate_links() -> Any:
+    """Every player's link is replaced (a phone lost, a link shared too widely); open player pages stop working."""
+    links(current_app).rotate()
+    return redirect("/referee#links", code=303)
 
 
 @bp.post("/api/referee/move")
@@ -95,7 +104,12 @@ def referee_undo() -> Any:
     seq = body.get("seq") if isinstance(body, dict) else None
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.UNDO, {} if seq is None else {"seq": seq}, "web:referee")
+    if seq is None:
+        return submit_entry(ObservationKind.UNDO, {}, "web:referee")
+    # The take-back the console showed: a second tap of "Yes, take it back" writes nothing.
+    session_ = table_session(current_app)
+    row, repeat = session_.take_back(Observation("web:referee", session_.clock.wall(), ObservationKind.UNDO, {"seq": seq}))
+    return jsonify({"row": session_.public_row(row), "board": session_.board(), "repeat": repeat}), 422 if row.error else 200
 
 
 @bp.post("/api/referee/correct")

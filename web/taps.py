@@ -11,12 +11,12 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from companion.core import ObservationKind
+from companion.core import Observation, ObservationKind
 from companion.entry.builder import Draft, offer
 from companion.core.errors import NotationError
 from web import table_session
 from web.auth import check_csrf, referee_required
-from web.entries import json_body, submit_entry
+from web.entries import json_body
 from web.players import player_or_404
 
 log = logging.getLogger(__name__)
@@ -101,4 +101,7 @@ def _take_back(extra: dict[str, Any], source: str) -> Any:
     seq = body.get("seq")
     if not isinstance(seq, int) or isinstance(seq, bool):
         return Response('send {"seq": N}: the row the preview said it would take back\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.UNDO, {"seq": seq, **extra}, source)
+    session_ = table_session(current_app)
+    row, repeat = session_.take_back(Observation(source, session_.clock.wall(), ObservationKind.UNDO, {"seq": seq, **extra}))
+    status = 422 if row.error is not None else 200
+    return jsonify({"row": session_.public_row(row), "board": session_.board(), "repeat": repeat}), status

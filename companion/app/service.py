@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 from waitress.server import create_server
@@ -165,8 +166,12 @@ def start_web(
 
     from web.limits import MAX_BODY, MAX_HEADER
 
-    if pin_state is None and session.log.path.name != ":memory:":
-        pin_state = Path(session.log.path).with_suffix(".pins.json")  # beside the log and its .secret
+    links_state: Path | None = None
+    if session.log.path.name != ":memory:":
+        if pin_state is None:
+            pin_state = Path(session.log.path).with_suffix(".pins.json")  # beside the log and its .secret
+        # The player links, kept at the configured log path's side: the next game's log takes that path.
+        links_state = Path(session.log.path).with_suffix(".links.json")
 
     app = create_app(
         session,
@@ -178,6 +183,7 @@ def start_web(
             "BIND_HOST": web.host,
             "ALLOWED_HOSTS": tuple(web.hosts),
             "PIN_STATE_PATH": str(pin_state) if pin_state is not None else None,
+            "LINKS_PATH": str(links_state) if links_state is not None else None,
         },
     )
     server = create_server(
@@ -202,43 +208,51 @@ def start_web(
     return WebServer(app, server)
 
 
+def access_lines(shown: str, pin: str, links: Mapping[str, str]) -> list[str]:
+    """The PIN and the live player links (``links``: each seated player's page path, ``p/<name>/<token>``)."""
+    lines = [f"referee PIN: {pin}   (console: {shown}referee)"]
+    return lines + [f"  {player}: {shown}{path}" for player, path in links.items()]
+
+
+def write_access(access_file: Path, shown: str, pin: str, links: Mapping[str, str]) -> None:
+    """The access file (mode 0600), whole: it lists the links that open something now, and no others."""
+    write_private(access_file, ("\n".join(access_lines(shown, pin, links)) + "\n").encode("utf-8"))
+
+
 def print_welcome(
     url: str,
     public: str | None,
     pin: str,
-    players: tuple[str, ...],
-    secret: bytes,
-    game_id: str,
+    links: Mapping[str, str],
     access_file: Path | None = None,
     terminal: bool | None = None,
-) -> None:
+) -> Path | None:
     """What the person starting the companion needs: the address (and its QR code), the PIN, the player links.
 
-    ``game_id`` is the game key the links are made for (``web.auth.game_key``). The PIN and the links
-    are secrets: they are printed only to a terminal. When standard output is not one (systemd sends
-    it to the journal, which others may read), they go to ``access_file`` (mode 0600) instead and
-    only its path is printed.
+    ``links`` maps each seated player to their page path (``web.links.LinkBook.path_for``). The PIN and
+    the links are secrets: they are printed only to a terminal. When standard output is not one
+    (systemd sends it to the journal, which others may read), they go to ``access_file`` (mode 0600)
+    instead and only its path is printed; that path is returned, for the caller to keep it up to date.
     """
     import segno
-
-    from web.auth import player_token
 
     shown = public or url
     print(f"scoreboard: {shown}   (big screen: {shown}big)")
     if terminal is None:
         terminal = sys.stdout.isatty()
-    lines = [f"referee PIN: {pin}   (console: {shown}referee)"]
-    lines += [f"  {player}: {shown}p/{player}/{player_token(secret, game_id, player)}" for player in players]
+    written: Path | None = None
     if terminal:
         try:
             segno.make(shown, error="m").terminal(compact=True)
         except (OSError, UnicodeEncodeError) as exc:  # a terminal that cannot draw it still gets the address
             log.info("no QR code on this terminal: %s", exc)
-        for line in lines:
+        for line in access_lines(shown, pin, links):
             print(line)
     elif access_file is not None:
-        write_private(access_file, ("\n".join(lines) + "\n").encode("utf-8"))
+        write_access(access_file, shown, pin, links)
+        written = access_file
         print(f"referee PIN and player links: in {access_file} (readable by this user only)")
     else:
         print("referee PIN and player links: not printed (standard output is not a terminal)")
     sys.stdout.flush()
+    return written

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 from companion.app.config import TableConfig
@@ -19,7 +20,7 @@ from companion.core.errors import ConfigError, SetupError
 from companion.games import get_game
 from companion.log.store import GameLog, LogRow
 from companion.log.files import Choice, move_aside, open_for_serving, remember_console_game
-from companion.app.service import WebServer, lan_url, new_pin, start_web, table_secret
+from companion.app.service import WebServer, lan_url, new_pin, start_web, table_secret, write_access
 from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,23 @@ class TableService:
         self.public_url = lan_url(self.config.web.host, int(self.web.server.effective_port))
         self.web.app.config["PUBLIC_URL"] = self.public_url  # the address the QR code carries
         return self
+
+    def live_links(self) -> dict[str, str]:
+        """Each seated player's page path (``p/<name>/<token>``): the links that open something now."""
+        from web.links import links
+
+        assert self.web is not None
+        book = links(self.web.app)
+        return {player: book.path_for(player) for player in book.seated}
+
+    def keep_access_file(self, path: Path) -> None:
+        """Keep ``path`` (the PIN and links, mode 0600) listing the live links only: it is rewritten
+        whenever a new game seats other players or the referee rotates the links."""
+        from web.links import links
+
+        assert self.web is not None
+        shown = self.public_url or self.web.url
+        links(self.web.app).on_change(lambda: write_access(path, shown, self.pin, self.live_links()))
 
     # Readers and the camera report to whichever game is on the table now.
     def _submit(self, observation: Observation) -> Future[LogRow]:

@@ -28,7 +28,6 @@ from companion.log.files import Choice, Declined
 from companion.log.private_file import write_private
 from companion.app.service import print_welcome
 from companion.app.starter import no_hardware_config
-from web.auth import game_key
 from companion.app.table_service import TableService
 
 
@@ -130,11 +129,12 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         print(f"the previous game's log is kept as {opened.archived}")
     assert service.web is not None
     print(f"{service.game.title}: {'resumed' if service.resumed else 'new game'} — log {config.log_path}")
-    key = game_key(service.game.id, service.session.log.row(1))
-    print_welcome(
-        service.web.url, service.public_url, service.pin, service.session.header.players, service.secret, key,
+    written = print_welcome(
+        service.web.url, service.public_url, service.pin, service.live_links(),
         access_file=config.log_path.with_suffix(".access"),
     )
+    if written is not None:
+        service.keep_access_file(written)  # rewritten when a new game seats others or the links rotate
     try:
         while not waiter.wait(1.0):
             pass

@@ -31,6 +31,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
+from companion.contract.copies import settle as settle_copies
 from companion.contract.dispatch import MoveTable
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
@@ -128,6 +129,16 @@ class Game(ABC, Generic[S]):
         """Judge and, if legal, apply. An illegal move leaves the state as it was."""
         verdict = self.judge(state, move)
         return verdict, (self.apply(state, move) if verdict.ok else state)
+
+    def copies(self, state: S, card: str) -> Sequence[str]:
+        """The cards identical to ``card`` (itself included, in deck order): copies a reader tells apart
+        by their tags and the rules do not. Empty for a card without copies, the default."""
+        return ()
+
+    def settle(self, state: S, move: Move) -> Move:
+        """``move`` as a person meant it: where it names a copy that is not where the move needs it and
+        an identical copy is, made with that copy (:mod:`companion.contract.copies`)."""
+        return settle_copies(move, lambda card: self.copies(state, card), lambda m: self.judge(state, m))
 
     def rule(self, rule_id: str) -> Rule:
         if rule_id == GAME_OVER.id:

@@ -131,8 +131,10 @@ def run_demo(
     table = DemoTable(session, deck(), folder)
     try:
         print(f"{game.title} demo: {len(script.turns)} turns, {script.illegal} illegal plays, {script.beaten} beaten to the pile")
+        from web.links import links
+
         print_welcome(
-            web.url, None, pin, session.header.players, secret, web.app.config["GAME_KEY"], folder / f"{game.id}.access"
+            web.url, None, pin, {p: links(web.app).path_for(p) for p in session.header.players}, folder / f"{game.id}.access"
         )
         print(f"log: {game_log.path}  (every tag, move and verdict; `companion log verify {game_log.path}`)")
         tally = play(session, table, script, speed, stop)

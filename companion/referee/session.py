@@ -34,6 +34,9 @@ from companion.log.public import public_row
 
 log = logging.getLogger(__name__)
 
+PAGE_SOURCE = "web:"
+"""The source of every entry made on a page (``web:<player>``, ``web:referee``): a person tapping."""
+
 BATCH_LIMIT = 512
 """Most observations written in one transaction when a burst arrives."""
 
@@ -208,6 +211,10 @@ class Session:
         if kind is ObservationKind.NOTE:
             return FoldRow(seq, kind.value), None
         result = self.game.interpret(folded.state, obs)
+        if isinstance(result, Move) and kind is ObservationKind.MOVE and obs.source.startswith(PAGE_SOURCE):
+            # A person tapping names a card, not a copy of it (Game.settle); a reader's tag, a notation
+            # file or a script names the very copy and is judged as named.
+            result = self.game.settle(folded.state, result)
         zone = obs.payload.get("zone")
         where = zone if isinstance(zone, str) else None
         if isinstance(result, Unexplained):
@@ -340,6 +347,24 @@ class Session:
         """The state in force and the log row it stands at, read together."""
         with self._lock:
             return self.state, self.log.last_seq
+
+    REPEAT_WINDOW = 20
+    """How many of the last rows a take-back looks through for the one it repeats."""
+
+    def take_back(self, obs: Observation) -> tuple[LogRow, bool]:
+        """A person's take-back (an undo naming the row it takes back): processed and logged, unless it
+        repeats the take-back already made of that row (a double tap, a retried request); then the row
+        that made it, ``True``, and nothing is written. Decided under the session's lock, so two taps at
+        once make one row."""
+        with self._lock:
+            seq = obs.payload.get("seq")
+            if isinstance(seq, int) and not isinstance(seq, bool):
+                last = self.log.last_seq
+                for row in self.log.rows(after=max(seq, last - self.REPEAT_WINDOW)):
+                    if row.kind == ObservationKind.UNDO.value and row.error is None and row.payload.get("seq") == seq:
+                        log.info("a take-back of row %d repeats row %d: nothing written", seq, row.seq)
+                        return row, True
+            return self.process(obs), False
 
     def take_back_preview(self, player: str | None) -> JsonObject:
         """What "take back" would do now, said before it is done: the move in force it would undo

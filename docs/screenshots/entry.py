@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from make import CHROMIUM, OUT, PHONE, SCENES, Scene, moves_for, served  # noqa: E402
 
 from companion.entry.builder import Builder  # noqa: E402
-from web.auth import player_token  # noqa: E402
+from web.links import player_link  # noqa: E402
 
 log = logging.getLogger("screenshots.entry")
 
@@ -144,7 +144,7 @@ def game_entry(browser: Any, game_id: str) -> None:
             who = session.state.table.players[session.state.dealer]
         elif entry.verb is not None:  # whoever may make the move now
             who = next((p for p in players if any(m["do"] == entry.verb for m in Builder(session.game, session.state, players, p).legal(p))), who)
-        url = f"http://127.0.0.1:{web.server.effective_port}/p/{who}/{player_token(b'screenshots', web.app.config['GAME_KEY'], who)}"
+        url = f"http://127.0.0.1:{web.server.effective_port}{player_link(web.app, who)}"
         context = browser.new_context(viewport=PHONE, device_scale_factor=1)
         page = context.new_page()
         errors: list[str] = []

@@ -31,7 +31,7 @@ from companion.games import get_game  # noqa: E402
 from companion.log.store import GameLog  # noqa: E402
 from companion.app.service import WebServer, start_web  # noqa: E402
 from companion.referee.session import Session  # noqa: E402
-from web.auth import player_token  # noqa: E402
+from web.links import player_link  # noqa: E402
 
 log = logging.getLogger("screenshots")
 
@@ -157,8 +157,7 @@ def main(argv: list[str]) -> int:
                     header, moves = moves_for(game_id, scene, lambda s, n, want=want: want(s))  # type: ignore[misc]
                     with served(game_id, header, moves, ()) as (session, web):
                         who = session.header.players[0]
-                        token = player_token(b"screenshots", web.app.config["GAME_KEY"], who)
-                        url = f"http://127.0.0.1:{web.server.effective_port}/p/{who}/{token}"
+                        url = f"http://127.0.0.1:{web.server.effective_port}{player_link(web.app, who)}"
                         shoot(browser, url, OUT / f"player-{game_id}.png", PHONE, True, "#mine > *")
         finally:
             browser.close()

@@ -19,7 +19,7 @@ from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.games.scenes import scene
 from tests.serving import Served, serve
-from web.auth import player_token
+from web.links import player_link
 
 WAIT_MS = 10_000
 
@@ -67,8 +67,7 @@ class LiveTable:
                 return
 
     def link(self, player: str) -> str:
-        secret: bytes = self.served.web.app.config["TABLE_SECRET"]
-        return f"{self.base}/p/{player}/{player_token(secret, self.served.web.app.config['GAME_KEY'], player)}"
+        return f"{self.base}{player_link(self.served.web.app, player)}"
 
     def close(self) -> None:
         self.served.web.close()

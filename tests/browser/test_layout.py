@@ -20,7 +20,7 @@ from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.games.scenes import Layout, scene
 from tests.serving import Served, serve
-from web.auth import player_token
+from web.links import player_link
 
 pytestmark = pytest.mark.browser
 
@@ -54,7 +54,7 @@ def test_every_page_fits_a_phone_and_the_big_screen_a_tv(chromium: Any, tmp_path
     served: Served = serve(session, threads=16)  # each page visited holds its stream until the next heartbeat
     base = f"http://127.0.0.1:{served.port}"
     player = session.header.players[-1]
-    link = f"/p/{player}/{player_token(served.web.app.config['TABLE_SECRET'], served.web.app.config['GAME_KEY'], player)}"
+    link = player_link(served.web.app, player)
     phone = chromium.new_context(viewport={"width": 412, "height": 915})
     tv = chromium.new_context(viewport={"width": 1920, "height": 1080})
     try:

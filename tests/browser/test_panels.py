@@ -20,7 +20,7 @@ from companion.games import game_ids, get_spec
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.serving import Served, serve
-from web.auth import player_token
+from web.links import player_link
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def test_the_panel_draws_the_board_and_a_players_view(table: tuple[Session, Serv
 
     player = session.header.players[0]
     app = served.web.app
-    page.goto(f"{base}/p/{player}/{player_token(app.config['TABLE_SECRET'], app.config['GAME_KEY'], player)}")
+    page.goto(f"{base}{player_link(app, player)}")
     page.wait_for_selector("#live.on", timeout=WAIT_MS)
     page.wait_for_function("() => document.body.dataset.viewSeq !== undefined", timeout=WAIT_MS)
     assert page.locator("#mine .generic").count() == 0, f"{game_id}: the player's view fell back to the generic table"

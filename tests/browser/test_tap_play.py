@@ -26,7 +26,7 @@ from companion.referee.session import Session, SystemClock
 from tests.entry_driver import plain
 from tests.serving import Served, serve
 from tests.test_entry_files import FILES
-from web.auth import player_token
+from web.links import player_link
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -186,7 +186,6 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     typed: list[str] = []
     try:
         pages: dict[str | None, Any] = {}
-        secret: bytes = served.web.app.config["TABLE_SECRET"]
         for player in notation.header.players:
             # Each player's own phone: its own connections (a browser opens at most six to one host,
             # and every open page holds one for its live stream) and its own cookies.
@@ -194,7 +193,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
             contexts.append(phone)
             page = phone.new_page()
             page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(f"{base}/p/{player}/{player_token(secret, served.web.app.config['GAME_KEY'], player)}")
+            page.goto(f"{base}{player_link(served.web.app, player)}")
             pages[player] = page
         referee = context.new_page()
         referee.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -24,6 +24,7 @@ from tests.serving import Served
 from tests.toy_game import GAME as TOY
 from tests.web.client import Browser, Client
 from web.auth import GLOBAL_FAILURES, player_token
+from web.links import player_link
 
 PIN = "123456"
 
@@ -112,17 +113,18 @@ def test_only_the_tables_own_host_names_are_served(table: tuple[Path, Session]) 
 # -- item 8 ----------------------------------------------------------------------------------
 
 
-def test_player_links_of_an_earlier_game_open_nothing(tmp_path: Path) -> None:
+def test_player_links_of_another_link_book_open_nothing(tmp_path: Path) -> None:
+    """A link belongs to the link book kept beside its log (issue 22; following a player from game to
+    game at one table is tests/web/test_links.py): two logs sharing a secret do not share links."""
     secret = table_secret(tmp_path / "table.secret")
     links = []
-    for name in ("first.sqlite", "second.sqlite"):  # same table, same secret, same players: two games
+    for name in ("first.sqlite", "second.sqlite"):  # same secret, same players: two logs, two books
         game_log = GameLog(tmp_path / name)
         session = Session(TOY, game_log, TOY_HEADER, clock=StepClock(1_800_000_000.0 + len(links) * 3600))
         session.start()
         served = Served(session, start_web(session, WebConfig(host="127.0.0.1", port=0, threads=8), PIN, secret))
         try:
-            key = served.web.app.config["GAME_KEY"]
-            links.append(f"/api/p/anna/{player_token(secret, key, 'anna')}/view")
+            links.append(f"/api{player_link(served.web.app, 'anna')}/view")
             assert Browser(served.port).get(links[-1]).status == 200
             if len(links) == 2:
                 assert links[0] != links[1]
@@ -169,17 +171,17 @@ def test_the_pin_and_links_stay_out_of_the_journal(tmp_path: Path, caplog: pytes
     caplog.set_level(logging.DEBUG)
     out = io.StringIO()
     access = tmp_path / "game.access"
-    with redirect_stdout(out):
-        print_welcome("http://127.0.0.1:8000/", None, "40718293", ("anna",), b"s" * 32, "toy:abc", access, terminal=False)
-    printed = out.getvalue()
     token = player_token(b"s" * 32, "toy:abc", "anna")
+    with redirect_stdout(out):
+        print_welcome("http://127.0.0.1:8000/", None, "40718293", {"anna": f"p/anna/{token}"}, access, terminal=False)
+    printed = out.getvalue()
     assert "40718293" not in printed and token not in printed and str(access) in printed
     assert "40718293" in access.read_text() and token in access.read_text()
     assert stat.S_IMODE(access.stat().st_mode) == 0o600
     assert "40718293" not in caplog.text and token not in caplog.text
     tty = io.StringIO()
     with redirect_stdout(tty):
-        print_welcome("http://127.0.0.1:8000/", None, "40718293", ("anna",), b"s" * 32, "toy:abc", None, terminal=True)
+        print_welcome("http://127.0.0.1:8000/", None, "40718293", {"anna": f"p/anna/{token}"}, None, terminal=True)
     assert re.search(r"referee PIN: 40718293", tty.getvalue())
 
 

@@ -29,7 +29,7 @@ from companion.referee.session import Session
 from tests.leakcheck import card_fields, card_universe, leaks, masked, strings, swap_cards
 from tests.serving import Served, serve
 from tests.web.client import Browser
-from web.auth import player_token
+from web.links import player_link
 
 class Table:
     """One game, served, with its playout moves to draw templates from and a browser per player."""
@@ -42,8 +42,7 @@ class Table:
         self.players = served.session.header.players
         app = served.web.app
         app.config["RATE_LIMITS_OFF"] = True  # this test is about wording, not about floods
-        secret: bytes = app.config["TABLE_SECRET"]
-        self.links = {p: f"/api/p/{p}/{player_token(secret, app.config['GAME_KEY'], p)}" for p in self.players}
+        self.links = {p: f"/api{player_link(app, p)}" for p in self.players}
         self.browsers = {p: Browser(served.port) for p in self.players}
         self.csrf = {p: b.csrf() for p, b in self.browsers.items()}
 

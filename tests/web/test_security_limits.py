@@ -22,13 +22,12 @@ from tests.serving import Served, SSEReader, serve
 from tests.toy_game import GAME as TOY
 from tests.web.client import Browser, Client
 from web import limits as L
-from web.auth import player_token
+from web.links import player_link
 from web.disputes import SNAPSHOT_EVERY, dispute_states
 
 
 def link(served: Served, player: str) -> str:
-    app = served.web.app
-    return f"/api/p/{player}/{player_token(app.config['TABLE_SECRET'], app.config['GAME_KEY'], player)}"
+    return f"/api{player_link(served.web.app, player)}"
 
 
 def raw(port: int, data: bytes, read: bool = True, timeout: float = 5.0) -> bytes:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import urllib.parse
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from companion.referee.session import Session
 from tests.conftest import StepClock
 from tests.serving import Served, serve
 from tests.web.client import Answer, Browser
-from web.auth import player_token
+from web.links import links
 
 PIN = "123456"
 GAME = get_game("escape-master")
@@ -36,11 +37,10 @@ class Table:
     def __init__(self, served: Served, header: Header, moves: list[Move]) -> None:
         self.served, self.header, self.moves = served, header, moves
         self.session = served.session
-        self.secret: bytes = served.web.app.config["TABLE_SECRET"]
-        self.key: str = served.web.app.config["GAME_KEY"]
+        self.links = links(served.web.app)
 
     def api(self, player: str, token_of: str | None = None) -> str:
-        return f"/api/p/{player}/{player_token(self.secret, self.key, token_of or player)}"
+        return f"/api/p/{player}/{self.links.token(token_of or player)}"
 
     def phone(self) -> Browser:
         return Browser(self.served.port)
@@ -220,6 +220,40 @@ def test_a_player_takes_back_own_entry(table: Table) -> None:
     done = a.post_json(table.api(anna) + "/take-back", {"seq": seq}, csrf)
     assert done.status == 200 and card_of(move) in table.hand(anna)
     assert [r.kind for r in table.session.log.rows(after=seq)] == ["undo"]
+
+
+def test_a_double_tapped_take_back_writes_one_row(table: Table) -> None:
+    """Issue 22 (MEDIUM 8): "Yes, take it back" tapped twice, in a row or at once, takes back once and
+    writes no second (empty) undo row; the repeat answers with the row that did it."""
+    anna = table.header.players[0]
+    a = table.phone()
+    csrf = a.csrf()
+    move = _legal_play(table, anna)
+    assert a.post_json(table.api(anna) + "/move", {"move": move}, csrf).status == 200
+    seq = table.session.log.last_seq
+    first = a.post_json(table.api(anna) + "/take-back", {"seq": seq}, csrf)
+    again = a.post_json(table.api(anna) + "/take-back", {"seq": seq}, csrf)
+    assert first.status == 200 and again.status == 200, again.text
+    done, repeat = first.json(), again.json()
+    assert isinstance(done, dict) and isinstance(repeat, dict) and not done["repeat"] and repeat["repeat"]
+    assert repeat["row"]["seq"] == done["row"]["seq"] == seq + 1
+    assert [r.kind for r in table.session.log.rows(after=seq)] == ["undo"]
+    # Two taps at once (two requests in flight): one row.
+    assert a.post_json(table.api(anna) + "/move", {"move": _legal_play(table, anna)}, csrf).status == 200
+    seq = table.session.log.last_seq
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda _: a.post_json(table.api(anna) + "/take-back", {"seq": seq}, csrf), range(2)))
+    assert [x.status for x in answers] == [200, 200]
+    assert [r.kind for r in table.session.log.rows(after=seq)] == ["undo"]
+    # The referee's console too.
+    ref = table.referee()
+    rcsrf = ref.csrf()
+    table.feed(GAME.codec.from_json({**_legal_play(table, anna), "by": anna}))
+    last = table.session.log.last_seq
+    assert ref.post_json("/api/referee/undo", {"seq": last}, rcsrf).status == 200
+    twice = ref.post_json("/api/referee/undo", {"seq": last}, rcsrf)
+    assert twice.status == 200 and isinstance(twice.json(), dict) and twice.json()["repeat"]  # type: ignore[index]
+    assert [r.kind for r in table.session.log.rows(after=last)] == ["undo"]
 
 
 def test_after_a_refused_entry_take_back_says_so_and_a_stale_seq_changes_nothing(table: Table) -> None:

@@ -150,6 +150,12 @@
       const lay = game && game.picker && game.picker[next.pick];
       return lay ? safely("picker", () => lay(next, button), () => null) : null;
     },
+    // What a setup field tapped in so far looks like on the table (the mountain as a pyramid), or null.
+    setupView(gameId, field, value) {
+      const game = games[gameId];
+      const draw = game && game.setup && game.setup[field];
+      return draw ? safely("setup view", () => draw(value), () => null) : null;
+    },
     entry(gameId, ctx) {
       const game = games[gameId];
       return game && game.entry ? game.entry(ctx) : null;

@@ -86,7 +86,9 @@
   }
 
   function optionsStep(game) {
-    return el("details", { class: "panel fold options" }, el("summary", {}, "Options (" + Object.keys(plan.options).length + " changed from the rulebook's)"),
+    // Open stays open across the re-render each +/− tap makes (a hand size from 10 to 2 is 8 taps, not 16).
+    return el("details", { class: "panel fold options", open: Boolean(plan.optionsOpen), ontoggle: (e) => { plan.optionsOpen = e.target.open; } },
+      el("summary", {}, "Options (" + Object.keys(plan.options).length + " changed from the rulebook's)"),
       el("ul", { class: "options-list" }, game.options.map((o) => el("li", {},
         el("div", {}, el("strong", {}, o.name.replace(/_/g, " ")), " ", optionControl(o)),
         el("div", { class: "muted" }, "Default: " + JSON.stringify(o.default) + (o.doc ? " — " + o.doc : ""))))));
@@ -144,10 +146,13 @@
       }));
     }
     if (!plan.every) actions.push(tap("Show every value", "setup-every", () => { plan.every = true; render(); }, "more"));
+    const laid = pickPlayer || !TC.games.setupView ? null : TC.games.setupView(game.id, f.name, f.per_player ? (value || {})[key] : value);
     return el("div", { class: "step", "data-setup": f.name },
       el("p", { class: "step-title" }, f.title + (key ? " — " + key : pickPlayer ? ": whose?" : "")
         + (f.many && !pickPlayer ? " (" + count + (f.most < 99 ? " of " + f.most : "") + ")" : "")),
-      el("div", { class: "tap-row choices cards" }, tiles),
+      laid,
+      // tap-choices, not choices: the radio chips' span style would swallow the card faces' spans.
+      el("div", { class: "tap-row tap-choices cards" }, tiles),
       actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
   }
 

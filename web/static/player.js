@@ -63,6 +63,17 @@
   });
   refresh();
   builder.refresh();
-  // A new game: this link was for the last one (links are per game); the scoreboard says what is on.
-  TC.connect({ board: () => { refresh(); builder.refresh(); }, game: () => { TC.leave("/"); } });
+  // A new game: a link belongs to its player at the table, so the page follows them into it (a fresh
+  // page: the game's own parts differ). A player the new game does not seat goes to the scoreboard.
+  async function follow() {
+    let seated = false;
+    try {
+      const response = await fetch(base + "/view", { credentials: "same-origin", cache: "no-store" });
+      seated = response.ok;
+    } catch (err) {
+      console.error("new game", err);
+    }
+    TC.leave(seated ? undefined : "/");
+  }
+  TC.connect({ board: () => { refresh(); builder.refresh(); }, game: follow });
 })();

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 
 class Kind(str, enum.Enum):
@@ -129,3 +130,13 @@ class CardSet:
     def name_of(self, card_id: str) -> str:
         card = self.cards.get(card_id)
         return card_id if card is None else card.name
+
+
+@lru_cache(maxsize=16)
+def alike(cards: CardSet) -> Mapping[str, tuple[str, ...]]:
+    """Each card with identical copies in the set (all but the id the same: one entry's ``copies``)
+    to those copies, itself included, in the set's order. A set never changes; it is hashed by identity."""
+    groups: dict[Card, list[str]] = {}
+    for card in cards.cards.values():
+        groups.setdefault(replace(card, id=""), []).append(card.id)
+    return {c: tuple(ids) for ids in groups.values() if len(ids) > 1 for c in ids}

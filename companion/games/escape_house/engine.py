@@ -12,6 +12,7 @@ from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from . import action, common, effects, entry, explore, live, picks, resolve, table, views
+from .cards import alike
 from .common import card_name, room_name
 from .moves import (
     MOVE_TYPES,
@@ -107,6 +108,9 @@ class EscapeHouse(Game[State]):
 
     def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
+
+    def copies(self, state: State, card: str) -> Sequence[str]:
+        return alike(state.cards).get(card, ())
 
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return _prompts(state)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 logger = logging.getLogger(__name__)
@@ -123,3 +124,27 @@ def _parse(name: str) -> Card:
         f'"{name}" is not an Escape Master card name (like "teen-5", "robot-K", "start-1", "wisdom-2", '
         '"dead-end", "trap-up-1", "escape-discard-3", "doom-Q")'
     )
+
+
+
+_twins: dict[int, tuple[Mapping[str, Card], dict[str, tuple[str, ...]]]] = {}
+
+
+def copies_of(name: str, cards: Mapping[str, Card]) -> tuple[str, ...]:
+    """The copies among ``cards`` (a game's deck) of the card ``name`` names, itself included, by copy
+    number: the start, Wisdom, Trap and Escape cards of one kind are alike. () for a card without copies."""
+    held = _twins.get(id(cards))
+    if held is None or held[0] is not cards:  # one map per deck (a game's deck never changes)
+        groups: dict[Kind, list[str]] = {}
+        for card in cards.values():
+            if card.kind in INDEXED_KINDS:
+                groups.setdefault(card.kind, []).append(card.name)
+        twins = {}
+        for names in groups.values():
+            if len(names) > 1:
+                ordered = tuple(sorted(names, key=lambda c: int(c.rsplit("-", 1)[1])))
+                twins.update({c: ordered for c in ordered})
+        if len(_twins) >= 16:
+            _twins.clear()
+        held = _twins[id(cards)] = (cards, twins)
+    return held[1].get(name, ())

@@ -13,6 +13,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
+from .cards import copies_of
 from .data import load_deck
 from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
@@ -96,6 +97,9 @@ class EscapeMaster(Game[State]):
 
     def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)
+
+    def copies(self, state: State, card: str) -> Sequence[str]:
+        return copies_of(card, state.table.cards)
 
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM

@@ -83,6 +83,24 @@
   }
 
   // A builder step over pyramid positions, laid out as the pyramid ("r-i": row r, position i).
+  // The mountain as the console taps it in, row by row from the peak: the cards so far in their
+  // places, the next place marked, the rest empty (laid out as the table lays it).
+  function mountainSetup(cards) {
+    const list = Array.isArray(cards) ? cards : [];
+    const rows = [];
+    let n = 0;
+    for (let r = 1; r <= 6; r++) {
+      const cells = [];
+      for (let i = 1; i <= r; i++, n++) {
+        const node = n < list.length ? playingCard(list[n], "small") : el("span", { class: "card small empty" + (n === list.length ? " next" : "") }, "");
+        node.setAttribute("data-pos", r + "-" + i);
+        cells.push(node);
+      }
+      rows.push(el("div", { class: "pyramid-row" }, cells));
+    }
+    return el("div", { class: "pyramid setup-pyramid" }, rows);
+  }
+
   function pyramidPicker(next, button) {
     const rows = {};
     for (const c of next.choices) {
@@ -98,5 +116,5 @@
     return [["health", s.health], ["threats left", s.threats_left], ["score", s.score]];
   }
 
-  TC.games.register("the-mountain", { board, view, card: TC.games.helpers.playingCard, picker: { pyramid_slot: pyramidPicker }, summary });
+  TC.games.register("the-mountain", { board, view, card: TC.games.helpers.playingCard, picker: { pyramid_slot: pyramidPicker }, setup: { mountain: mountainSetup }, summary });
 })();

@@ -1,0 +1,131 @@
+"""Two frictions of issue 22 in headless Chromium at 412 px: the answer to a tap is in view where the
+tap was, however long the page (MEDIUM 4), and the console's Options stay open through +/− taps (MEDIUM 7)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.app.config import load_config
+from companion.app.table_service import TableService
+from companion.games.escape_master import GAME as EM
+from companion.log.store import GameLog
+from companion.referee.session import Session
+from tests.games.test_escape_master_support import A, B, C, header
+from tests.serving import Served, serve
+from web.links import player_link
+
+pytestmark = pytest.mark.browser
+
+PIN = "24681357"
+WAIT_MS = 15_000
+
+IN_VIEW = """(selector) => {
+  const r = document.querySelector(selector).getBoundingClientRect();
+  return { top: r.top, bottom: r.bottom, height: r.height, view: window.innerHeight };
+}"""
+
+
+@pytest.fixture
+def dealing(tmp_path: Path) -> Iterator[Served]:
+    game_log = GameLog(tmp_path / "em.sqlite")
+    session = Session(EM, game_log, header(None, players=[A, B, C]))
+    served = serve(session, threads=16)
+    try:
+        yield served
+    finally:
+        served.web.close()
+        session.stop()
+        game_log.close()
+
+
+def _in_view(page: Any, selector: str) -> None:
+    box = page.evaluate(IN_VIEW, selector)
+    assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= box["view"], box
+
+
+def test_the_answer_to_a_tap_is_in_view(chromium: Any, dealing: Served) -> None:
+    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(f"http://127.0.0.1:{dealing.port}{player_link(dealing.web.app, B)}")  # not the dealer: dealt is the one verb
+        page.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+        tiles = page.locator('.step [data-tap^="value:"]')
+        assert tiles.count() > 50  # every card ben might be dealt: a page many screens long
+        assert page.evaluate("() => document.documentElement.scrollHeight") > 2 * 915
+        # The card near the top of the list: the builder's own end (where the answer sits) is far below.
+        tiles.first.click()
+        page.wait_for_selector("#answer.legal", timeout=WAIT_MS)
+        assert page.locator("#answer").inner_text().startswith("Recorded")
+        _in_view(page, "#answer")
+        # An illegal tap: the answer (with its rule and fix) is in view too, and stays until the next tap.
+        page.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+        page.locator('[data-tap="verb:call_draw"]').first.click()  # no Draw! call before the round starts
+        page.wait_for_selector("#answer.illegal", timeout=WAIT_MS)
+        _in_view(page, "#answer")
+        said = page.locator("#answer").inner_text()
+        page.mouse.wheel(0, 600)
+        page.wait_for_timeout(300)
+        assert page.locator("#answer").inner_text() == said
+        _in_view(page, "#answer")
+    finally:
+        context.close()
+    assert errors == []
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[TableService]:
+    config = tmp_path / "table.toml"
+    subprocess.run(
+        [sys.executable, "-m", "companion", "init", str(config), "--game", "everest", "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
+        check=True, capture_output=True, cwd=tmp_path,
+    )
+    service = TableService(load_config(config), pin=PIN).start()
+    yield service
+    service.stop()
+
+
+def test_the_options_stay_open_through_taps(chromium: Any, table: TableService) -> None:
+    assert table.web is not None
+    base = f"http://127.0.0.1:{table.web.server.effective_port}/"
+    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    ready = '#new-game[data-ready="1"]'
+    try:
+        page.goto(base + "referee/login")
+        page.fill("input[name=pin]", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_url(base + "referee")
+        page.wait_for_selector(ready, timeout=WAIT_MS)
+        if page.locator('[data-tap="new-game"]').count():
+            page.locator('[data-tap="new-game"]').click()
+            page.wait_for_selector(ready, timeout=WAIT_MS)
+        page.locator('[data-tap="game:escape-master"]').click()
+        page.wait_for_selector(ready, timeout=WAIT_MS)
+        page.locator("details.options > summary").click()
+        assert page.locator("details.options[open]").count() == 1
+        down = page.locator('details.options [data-tap$=":down"]').first
+        name = str(down.get_attribute("data-tap")).split(":")[1]
+        value = page.locator("details.options .option-value").first
+        start = value.inner_text()
+        for n in range(3):
+            page.locator(f'[data-tap="option:{name}:down"]').click()
+            page.wait_for_selector(ready, timeout=WAIT_MS)
+            assert page.locator("details.options[open]").count() == 1, f"the options folded shut after tap {n + 1}"
+        assert page.locator("details.options .option-value").first.inner_text() != start
+        page.locator("details.options > summary").click()  # folded by hand: it stays folded
+        page.locator('[data-tap="game:escape-master"]').click()
+        page.wait_for_selector(ready, timeout=WAIT_MS)
+        assert page.locator("details.options[open]").count() == 0
+    finally:
+        context.close()
+    assert errors == []

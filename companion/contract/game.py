@@ -32,6 +32,7 @@ from companion.core.seen import Seen, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
 from companion.contract.dispatch import MoveTable
+from companion.contract.sensors import Pending
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
@@ -157,6 +158,11 @@ class Game(ABC, Generic[S]):
 
     def prompts(self, state: S) -> tuple[Prompt, ...]:
         """What the session must ask a person for before the game can go on (die rolls, plans)."""
+        return ()
+
+    def pending(self, state: S) -> tuple[Pending, ...]:
+        """Moves the table has begun and not finished (the first card of two put down), each with where
+        and since when: the referee turns one left too long into an alert (issue 21)."""
         return ()
 
     # -- entry by tapping (companion.entry) ---------------------------------------------------

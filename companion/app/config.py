@@ -18,7 +18,7 @@ from companion.core import Header, Zone, ZoneKind
 from companion.app.secret_files import read_secret
 from companion.core.errors import CompanionError, ConfigError
 from companion.contract.game import Game
-from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
+from companion.core.readers import ARRAY_SCHEME, BUTTON_SCHEME, ArrayChannel, ReaderAddress, check_array_name
 from companion.games import game_ids, get_game
 from companion.venue.broker import BrokerConfig
 
@@ -139,7 +139,8 @@ registry = "tags.json"
 # settle_s = 1.0       # a change must hold this long before it counts (a hand passing over does not)
 
 # One [[zones]] block per watched place. reader = "array:N" (channel N of the array; array:NAME:N on
-# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001).
+# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001); a call
+# button wired to an array is reader = "button:N" (button:NAME:N).
 # polygon = outline in table mm.
 [[zones]]
 name = "pile-1"
@@ -325,7 +326,7 @@ def _check_reader(text: str, where: str) -> None:
     """A reader address as the core reads it; which kinds of reader exist, hardware's factory says at start-up."""
     try:
         address = ReaderAddress.parse(text)
-        if address.scheme == ARRAY_SCHEME:
+        if address.scheme in (ARRAY_SCHEME, BUTTON_SCHEME):
             ArrayChannel.parse(address)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None

@@ -28,7 +28,7 @@ from companion.core import (
     ZoneKind,
 )
 from companion.core.picks import Choice, Pick
-from companion.core.seen import Seen, read_seen
+from companion.core.seen import PressSeen, Seen, read_press, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
 from companion.contract.dispatch import MoveTable
@@ -201,6 +201,8 @@ class Game(ABC, Generic[S]):
             return move
         if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
             return self.interpret_table(state, read_seen(observation))
+        if observation.kind is ObservationKind.PRESS:
+            return self.interpret_press(state, read_press(observation))
         return None
 
     def interpret_table(self, state: S, seen: Seen) -> Move | Unexplained | None:
@@ -208,6 +210,14 @@ class Game(ABC, Generic[S]):
         (:class:`~companion.core.seen.VisionSeen`) saw: the move it makes, an :class:`Unexplained`
         alert naming the zone and the fix, or None (nothing to do). Games with sensors override it."""
         return None
+
+    def interpret_press(self, state: S, seen: PressSeen) -> Move | Unexplained | None:
+        """A button at the table was pressed (a call button on a player's pad, wired to the reader
+        array): the call it makes now. A game with call buttons overrides it; any other game says the
+        button is not one of its zones."""
+        zone = seen.zone.name
+        return Unexplained(zone, f"a button was pressed at {zone}, and {self.title} has no buttons",
+                           f"take the button at {zone} out of the table config")
 
 
 def option_fields(options_type: type[Any]) -> list[tuple[str, Any, str]]:

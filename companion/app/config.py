@@ -20,6 +20,7 @@ from companion.core.errors import CompanionError, ConfigError
 from companion.contract.game import Game
 from companion.core.readers import ARRAY_SCHEME, BUTTON_SCHEME, ArrayChannel, ReaderAddress, check_array_name
 from companion.games import game_ids, get_game
+from companion.referee.pending import DEFAULT_TIMEOUT_S as DEFAULT_PENDING_TIMEOUT_S
 from companion.venue.broker import BrokerConfig
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,9 @@ class TableConfig:
     camera: CameraConfig | None = None
     broker: BrokerConfig | None = None
     """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
+    pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S
+    """``[referee] pending_timeout_s``: table time a move begun at the table (the first card of two)
+    may stay unfinished before the referee raises one alert for it (companion/referee/pending.py)."""
 
     @property
     def reader_arrays(self) -> dict[str, ArrayConfig]:
@@ -133,6 +137,10 @@ registry = "tags.json"
 # baud = 115200
 # [arrays.east]        # a second array, for more readers than one has: its channels are array:east:N
 # port = "/dev/table-array-SERIAL"   # each board by its own name (hardware/99-table-companion.rules)
+
+# [referee]
+# pending_timeout_s = 5.0   # a move begun at the table (the first card of two) left unfinished this
+#                           # long (table time) becomes one alert naming the zone and the fix
 
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
@@ -228,7 +236,7 @@ def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker", "referee"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
@@ -297,7 +305,16 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         arrays=arrays,
         camera=camera,
         broker=_parse_broker(_section(data, "broker"), base),
+        pending_timeout_s=_parse_referee(_section(data, "referee") or {}),
     )
+
+
+def _parse_referee(referee_t: Mapping[str, Any]) -> float:
+    _check_unknown(referee_t, "referee", {"pending_timeout_s"})
+    timeout = _get(referee_t, "pending_timeout_s", "referee", (int, float), DEFAULT_PENDING_TIMEOUT_S)
+    if not 0 < timeout <= 600:
+        raise ConfigError(f"referee.pending_timeout_s: {timeout} must be above 0 and at most 600 seconds")
+    return float(timeout)
 
 
 def _parse_array(array_t: Mapping[str, Any], where: str) -> ArrayConfig:

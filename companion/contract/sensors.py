@@ -102,11 +102,37 @@ class Pending:
 
 
 class SensorPlan(Protocol):
-    """How a game is played at a table with readers and a camera."""
+    """How a game is played at a table with readers and a camera.
+
+    :class:`PlanDefaults` gives every member but :meth:`layout` and :meth:`actions` a default;
+    docs/sensors.md ("Adding a game's sensor plan") walks through writing one."""
+
+    floor: float
+    """The least share of moves (0..1) that must reach the engine with nobody tapping, over the
+    acceptance games and the generated ones: the end-to-end test (tests/contract/test_sensors.py)
+    holds the plan to it."""
+    stacks: frozenset[str]
+    """The zone kinds (names) where cards stack up on the reader (central piles, action piles): the
+    array polls those readers as piles (firmware/PROTOCOL.md); every other reader is a pad, where a
+    card comes and goes."""
 
     def layout(self, players: Sequence[str]) -> tuple[Zone, ...]:
         """The reference table for these players: every zone a reader or the camera watches, with its
-        reader address (array channels from ``array:0``) and its outline in table millimetres."""
+        reader address (``array:N`` / ``array:NAME:N``, at most 16 channels an array; a call button
+        ``button:N`` / ``button:NAME:N``) and its outline in table millimetres (from marker 0, the
+        south-west corner; none for a zone the camera does not watch)."""
+        ...
+
+    def setup(self, state: Any) -> Sequence[Action]:
+        """What lies on the table before the first move (``Put``, ``Cubes``, ``Pawns`` only): the
+        readers and the camera start with it there, as a service does when it opens on a table laid."""
+        ...
+
+    def table_moves(self, state: Any, move: Move) -> Sequence[Move]:
+        """The moves the table's rows are, for ``move`` in ``state``: ``(move,)`` for most. Several
+        where the table makes one notation move in steps a reader sees one by one (a deal: one
+        ``dealt`` per card tapped; a combination whose first card fits alone: that play, then the
+        pair). Each is judged as ``move`` would be: legal together exactly when ``move`` is."""
         ...
 
     def actions(self, state: Any, move: Move, after: Any, legal: bool) -> Sequence[Action]:
@@ -114,3 +140,17 @@ class SensorPlan(Protocol):
         ``legal`` False: the move is refused, and the actions end by undoing it at the table, as the
         verdict's fix says). An empty sequence: the move changes nothing on the table."""
         ...
+
+
+class PlanDefaults:
+    """Defaults for a :class:`SensorPlan`: no floor, no stacking readers, an empty table at the start,
+    and every move a row of its own. A plan subclasses it and writes ``layout`` and ``actions``."""
+
+    floor: float = 0.0
+    stacks: frozenset[str] = frozenset()
+
+    def setup(self, state: Any) -> Sequence[Action]:
+        return ()
+
+    def table_moves(self, state: Any, move: Move) -> Sequence[Move]:
+        return (move,)

@@ -13,6 +13,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
+from companion.contract.sensors import Pending
 from .data import load_deck
 from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
@@ -102,3 +103,6 @@ class EscapeMaster(Game[State]):
 
     def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
         return table.interpret(state, seen)
+
+    def pending(self, state: State) -> tuple[Pending, ...]:
+        return table.pending(state)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
+from companion.contract.sensors import Pending
 from companion.core import Move, Unexplained, ZoneKind
 from companion.core.seen import Seen, TagSeen, VisionSeen
 from companion.core.zones import DRAW_PILE, HAND_PAD, PILE
@@ -181,3 +182,24 @@ def _history(state: State, card: str, player: str, t: float, zone: str) -> Move 
     if kind in TRAP_KINDS or kind is Kind.DEAD_END:
         return DiscardSpecial(cards=(card,), by=player, t=t)
     return Discard(card=card, by=player, t=t)
+
+
+def pile_zone(number: int) -> str:
+    """The zone of pile N as the reference table names it (``companion init`` and the sensor plan)."""
+    return f"pile-{number}"
+
+
+def pending(state: State) -> tuple[Pending, ...]:
+    """Half combinations lying on a pile, waiting for their second card (EM-COMBO)."""
+    out = []
+    for pile in state.rnd.piles:
+        half = pile.pending
+        if half is None or half.t is None or not pile.open:
+            continue
+        who, number = state.name(half.by), pile.number
+        out.append(Pending(
+            pile_zone(number), half.t,
+            f"{who}'s {half.card} lies on pile {number} as half a combination, and no second card has come",
+            f"{who}: put the second card of the combination on pile {number}, or take the {half.card} back into your hand",
+        ))
+    return tuple(out)

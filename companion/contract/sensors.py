@@ -135,6 +135,13 @@ class SensorPlan(Protocol):
         pair). Each is judged as ``move`` would be: legal together exactly when ``move`` is."""
         ...
 
+    def gap_from(self, state: Any, move: Move) -> float | None:
+        """The time (notation seconds) of an earlier move that the table reads ``move`` otherwise
+        if it came at once after (two cards one hand puts down together read as one combination,
+        say), or None. The runner keeps the game's own gap from it, as it does where the rules
+        read the time between two moves."""
+        ...
+
     def actions(self, state: Any, move: Move, after: Any, legal: bool) -> Sequence[Action]:
         """What the table does to make ``move`` in ``state`` (``after`` is the state it leads to;
         ``legal`` False: the move is refused, and the actions end by undoing it at the table, as the
@@ -144,7 +151,7 @@ class SensorPlan(Protocol):
 
 class PlanDefaults:
     """Defaults for a :class:`SensorPlan`: no floor, no stacking readers, an empty table at the start,
-    and every move a row of its own. A plan subclasses it and writes ``layout`` and ``actions``."""
+    every move a row of its own, read alike however soon it follows the last. A plan subclasses it and writes ``layout`` and ``actions``."""
 
     floor: float = 0.0
     stacks: frozenset[str] = frozenset()
@@ -154,3 +161,6 @@ class PlanDefaults:
 
     def table_moves(self, state: Any, move: Move) -> Sequence[Move]:
         return (move,)
+
+    def gap_from(self, state: Any, move: Move) -> float | None:
+        return None

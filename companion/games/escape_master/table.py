@@ -86,7 +86,7 @@ def _tag(state: State, seen: TagSeen) -> Move | Unexplained | None:
                            "take it off the table and check its enrolment")
     player = seen.zone.player
     if seen.zone.is_a(PILE):
-        return _pile(state, card, seen.zone.index, t)
+        return read_pile(state, card, seen.zone.index, t)
     if seen.zone.is_a(DRAW_PILE):
         return None
     if seen.zone.kind in (HAND_PAD.name, ACTION_PAD.name, HISTORY_PAD.name):
@@ -126,7 +126,8 @@ def _depart(state: State, seen: TagSeen) -> Move | None:
     return None
 
 
-def _pile(state: State, card: str, index: int | None, t: float) -> Move | None:
+def read_pile(state: State, card: str, index: int | None, t: float) -> Move | None:
+    """What a card arriving at pile ``index`` (None: the pile-new area) is read as."""
     rnd = state.rnd
     holder = rnd.holder(card)
     target: int | Literal["new"] = "new" if index is None else index

@@ -116,13 +116,14 @@ class EscapeMasterPlan(PlanDefaults):
     # -- what the table's rows are --------------------------------------------------------------
 
     def gap_from(self, state: State, move: Move) -> float | None:
-        """A single card put on a pile where the same hand's single card lay last: put down within
-        ``combo_window_s`` of it, the two read as one combination (table.py), so the table keeps the
-        game's own gap from that card."""
-        if not isinstance(move, Play) or move.card is None or not isinstance(move.pile, int):
+        """A card put on a pile where the same hand's single card lay last (a single play, a half, or
+        a combination's first card): put down within ``combo_window_s`` of it, the two read as one
+        combination (table.py), so the table keeps the game's own gap from that card."""
+        if not isinstance(move, (Play, Half)) or not isinstance(move.pile, int):
             return None
+        first = move.card if isinstance(move, Half) else move.played[0]
         k = state.rnd.open_pile(move.pile)
-        holder = state.rnd.holder(move.card)
+        holder = state.rnd.holder(first)
         last = state.rnd.piles[k].last if k is not None else None
         if last is None or holder is None or last.by != holder or len(last.cards) != 1:
             return None
@@ -236,18 +237,27 @@ class EscapeMasterPlan(PlanDefaults):
         return P.single_fits(state.table.cards[card], state.rnd.piles[k].top, way, state.table.options)
 
     def _combo_by_readers(self, state: State, move: Play) -> bool:
-        """A legal combination onto an open pile with a reader, put down card by card."""
+        """A legal combination onto an open pile with a reader, put down card by card, whose first
+        card the reader reads as a card of its own (not paired with the hand's last single card)."""
         number = self._pile_number(state, move)
-        return number is not None and number <= self.piles and state.rnd.open_pile(number) is not None and self.game.judge(state, move).ok
+        if number is None or number > self.piles or state.rnd.open_pile(number) is None or not self.game.judge(state, move).ok:
+            return False
+        assert move.cards is not None
+        read = read_pile(state, move.cards[0], number, move.t or 0.0)
+        return isinstance(read, Half) and read.card == move.cards[0] or isinstance(read, Play) and read.card == move.cards[0]
 
     def _play(self, state: State, move: Play | Half, after: State, legal: bool) -> Sequence[Action]:
         number = self._pile_number(state, move, refused=not legal)
         cards = move.played if isinstance(move, Play) else (move.card,)
         if number is None or number > self.piles:
             return (self._entry(move, "a pile with no reader under it"),)
-        if isinstance(move, Play) and move.cards is not None and not self._combo_by_readers(state, move):
-            return (self._entry(move, "a combination refused: its two cards read one by one are other moves"),)
         zone = pile_zone(number)
+        if isinstance(move, Play) and move.cards is not None and not self._combo_by_readers(state, move):
+            if not legal:
+                return (self._entry(move, "a combination refused: its two cards read one by one are other moves"),)
+            # Entered; its cards then lie on the pile, read there as already in place.
+            why = "a combination whose first card the reader pairs with the same hand's single card put down moments before"
+            return (self._entry(move, why), *(Put(zone, card) for card in move.cards))
         misread = self._read_otherwise(state, move, number)
         if misread is not None:
             # Entered; a card that stays then lies on its pile, read there as already in place.

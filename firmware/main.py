@@ -26,6 +26,10 @@ CHANNELS = 4  # how many readers are fitted (1..16), channels 0..CHANNELS-1
 KINDS = (PILE, PILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
 # Pairs of channels whose antennas are closer than ~8 cm: two piles may not be neighbours.
 NEIGHBOURS = ((1, 2), (2, 3))
+# Call buttons on the players' pads (PROTOCOL.md, P frames): button N on GPIO BUTTON_PINS[N], wired
+# to GND (the internal pull-up holds it high). Free pins: GP0, GP1, and the chip-select pins of
+# channels not fitted (with CHANNELS = 12, those of channels 12-15: GP6-GP9).
+BUTTON_PINS = ()
 SPI_BAUD = 1000000  # 1 MHz is safe on the long wires under a table; short runs take 4 MHz
 RESET_PIN = 14
 MAINTENANCE_PIN = 13  # jumper GP13 to GND at power-up to stay at the REPL (for flashing)
@@ -48,6 +52,10 @@ def main():
         for channel in range(CHANNELS)
     ]
     neighbours = [(a, b) for a, b in NEIGHBOURS if a < CHANNELS and b < CHANNELS]
+    for pin in BUTTON_PINS:
+        if pin in CS_PINS[:CHANNELS] or pin in (RESET_PIN, MAINTENANCE_PIN):
+            raise ValueError("button pin GP%d is wired to a reader; choose a free pin" % pin)
+    buttons = [Pin(pin, Pin.IN, Pin.PULL_UP) for pin in BUTTON_PINS]
     clock = MsClock(time.ticks_ms, time.ticks_diff)
 
     def write(line):
@@ -57,7 +65,7 @@ def main():
     # What `companion hw check --timing` is told the figures were measured on.
     board = [("on", sys.platform), ("mhz", str(machine.freq() // 1000000)), ("spi_khz", str(SPI_BAUD // 1000))]
     ArrayFirmware(readers, write, clock.ms, kinds=KINDS[:CHANNELS], neighbours=neighbours,
-                  ticks_us=time.ticks_us, ticks_diff=time.ticks_diff, board=board).run(feed=watchdog.feed)
+                  ticks_us=time.ticks_us, ticks_diff=time.ticks_diff, board=board, buttons=buttons).run(feed=watchdog.feed)
 
 
 main()

@@ -15,10 +15,15 @@
 #         one that fails pile_miss_limit checks in a row (each tried check_tries times) has departed.
 # Piles are polled first in every round, so a card landing on a pile is read and halted by its own
 # reader before a neighbouring pad switches its field on.
+#
+# Buttons (firmware 2.2): call buttons on the players' pads, each on an input pin wired to ground
+# (pulled up: value() 0 while pressed), read once per round; a press is reported with P once it
+# has held press_rounds rounds in a row, stamped when it went down; it must be let go (as long)
+# before it can be pressed again.
 
 from tcproto import frame, hexlify_upper, MAX_LINE
 
-VERSION = "tc-array-2.1"
+VERSION = "tc-array-2.2"
 SEQ_MODULUS = 65536
 PAD = "pad"
 PILE = "pile"
@@ -55,6 +60,14 @@ class Channel:
         self.reads = 0
 
 
+class Button:
+    def __init__(self, pin):
+        self.pin = pin
+        self.down = False  # the button as last reported: pressed or not
+        self.count = 0  # rounds in a row it has read the other way
+        self.since = 0  # clock at the first of them: when it went down (or up)
+
+
 class ArrayFirmware:
     """Polls every reader in turn; reports arrivals, departures, health and a heartbeat.
 
@@ -64,7 +77,8 @@ class ArrayFirmware:
     answer every poll). heartbeat_ms: how often a heartbeat (with every reader's known tags) goes
     out even when nothing happens. retry_ms: how often a reader that does not answer is
     re-initialised. switch_antennas False keeps every field on (single-tag pads read with WUPA):
-    only for arrays whose readers are far apart.
+    only for arrays whose readers are far apart. buttons: input pins (``value()`` 0 while pressed),
+    button N on buttons[N]; press_rounds: rounds a button must read pressed (or let go) in a row.
 
     Timing (``companion hw check --timing``): given ``ticks_us`` and ``ticks_diff`` (MicroPython's
     time.ticks_us and time.ticks_diff), the array times a register read, a register write and a
@@ -75,7 +89,7 @@ class ArrayFirmware:
 
     def __init__(self, readers, write, clock_ms, kinds=None, neighbours=(), miss_limit=3, heartbeat_ms=1000,
                  retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True,
-                 ticks_us=None, ticks_diff=None, board=(), self_test_count=200):
+                 ticks_us=None, ticks_diff=None, board=(), self_test_count=200, buttons=(), press_rounds=2):
         kinds = list(kinds) if kinds is not None else [PAD] * len(readers)
         if len(kinds) != len(readers):
             raise ValueError("%d readers but %d kinds" % (len(readers), len(kinds)))
@@ -87,6 +101,10 @@ class ArrayFirmware:
                 raise ValueError("readers %d and %d are neighbouring piles: both fields stay on and each would "
                                  "read the other's new cards; move them apart or make one a pad" % (a, b))
         self.channels = [Channel(reader, kind) for reader, kind in zip(readers, kinds)]
+        if len(buttons) > 16:
+            raise ValueError("%d buttons; an array reports 16 at most" % len(buttons))
+        self.buttons = [Button(pin) for pin in buttons]
+        self.press_rounds = press_rounds
         # Piles first: a card landing on a pile is halted by its own reader before any pad's field is on.
         self.order = [i for i, k in enumerate(kinds) if k == PILE] + [i for i, k in enumerate(kinds) if k == PAD]
         self._write = write
@@ -207,6 +225,8 @@ class ArrayFirmware:
         start = self._ticks_us() if self._ticks_us is not None else 0
         for index in self.order:
             self._poll(index, self.channels[index])
+        for index in range(len(self.buttons)):
+            self._poll_button(index, self.buttons[index])
         if self._ticks_us is not None:
             took = self._ticks_diff(self._ticks_us(), start)
             self._rounds += 1
@@ -234,6 +254,21 @@ class ArrayFirmware:
             # each is either still there (nothing to say) or gone (a departure).
             ch.ok = False
             ch.retry_at = now + self.retry_ms
+
+    def _poll_button(self, index, button):
+        """A button that has read the other way for press_rounds rounds changes; going down is a P."""
+        down = button.pin.value() == 0
+        if down == button.down:
+            button.count = 0
+            return
+        if button.count == 0:
+            button.since = self._clock_ms()
+        button.count += 1
+        if button.count >= self.press_rounds:
+            button.down = down
+            button.count = 0
+            if down:
+                self._send("P", [str(index)], button.since)
 
     def _arrived(self, index, ch, uid):
         ch.reads += 1

@@ -44,6 +44,7 @@ def array_bridge(channel: ArrayChannel, context: ReaderContext) -> SharedLink[Ar
             clock=context.clock,
             name=channel.array,
             on_state=context.on_state,
+            on_press=context.on_press,
         )
         shared = context.links[channel.link_id] = SharedLink(bridge)
     shared.link.watch(channel)
@@ -87,3 +88,9 @@ class ArrayChannelReader:
 
     def health(self) -> dict[str, Any]:
         return self._health.status(self.reader_id)
+
+
+class ArrayButton(ArrayChannelReader):
+    """A button wired to input N of a reader array (``button:N``, ``button:NAME:N``; a call button on a
+    player's pad): its presses come through the array's shared bridge (``P`` frames), as
+    :class:`~companion.core.readers.ButtonPress` values to the context's ``on_press``."""

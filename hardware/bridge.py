@@ -4,7 +4,8 @@ One thread per array. It opens the port with pyserial (``serial.serial_for_url``
 path, a udev symlink or a pyserial URL all work), validates every frame, counts and skips bad
 ones, detects lost and repeated frames by sequence number, maps the array's clock to table time,
 and turns ``A``/``D`` frames into :class:`ReaderEvent` values for reader ``array:N`` (``array:NAME:N``
-for the array named NAME: :class:`~companion.core.readers.ArrayChannel`). When the
+for the array named NAME: :class:`~companion.core.readers.ArrayChannel`), and ``P`` frames into
+:class:`ButtonPress` values for button ``button:N`` (``button:NAME:N``). When the
 port fails (unplugged) it reports ``reconnecting`` and retries with backoff; when the array falls
 quiet it reports ``silent``; it never stops on bad input.
 
@@ -29,7 +30,7 @@ from typing import Any
 import serial
 
 from companion.core.errors import ConfigError, FrameError
-from companion.core.readers import ArrayChannel, ReaderEvent, array_link_id
+from companion.core.readers import BUTTON_SCHEME, ArrayChannel, ButtonPress, ReaderEvent, array_link_id
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
 from hardware.protocol import (
@@ -43,9 +44,10 @@ from hardware.protocol import (
     TagFrame,
     TimingFrame,
     LineAssembler,
+    PressFrame,
     decode_line,
 )
-from hardware.reader import EventSink, StateSink
+from hardware.reader import EventSink, PressSink, StateSink
 from hardware.resync import ListingAssembler, Snapshot
 from hardware.worker import ReaderThread
 
@@ -86,6 +88,7 @@ class ArrayBridge(ReaderThread):
         open_serial: SerialOpener = serial.serial_for_url,
         on_state: StateSink | None = None,
         settle_s: float = 0.5,
+        on_press: PressSink | None = None,
     ) -> None:
         super().__init__()
         self.port = port
@@ -95,6 +98,8 @@ class ArrayBridge(ReaderThread):
         self._watched: dict[int, str] = {}  # channel -> the address of the reader a zone has on it
         self._on_event = on_event
         self._on_state = on_state
+        self._on_press = on_press
+        self._buttons: dict[int, str] = {}  # input -> the address of the button a zone has on it
         self._settle_s = settle_s
         self._health = health
         self._baudrate = baudrate
@@ -117,7 +122,7 @@ class ArrayBridge(ReaderThread):
         self._opened_at = 0.0
         self._rebuilt = False  # the first listing since the port was opened has been applied
         self._dirty = False  # frames were lost since the last listing
-        self._held: list[TagFrame] = []
+        self._held: list[TagFrame | PressFrame] = []
         self._clock_base: float | None = None  # system clock minus monotonic, to see it step
         self.stale = 0
         """Tag frames dropped because they were stamped before the port was opened."""
@@ -158,12 +163,28 @@ class ArrayBridge(ReaderThread):
         Call it before :meth:`start`: the bridge's thread reads the channels unlocked.
         """
         reader = channel.reader_id
+        if channel.scheme == BUTTON_SCHEME:
+            self._watch_button(channel)
+            return
         if self._watched.get(channel.channel, reader) != reader:
             raise ConfigError(f'readers "{self._watched[channel.channel]}" and "{reader}" are the same channel of one reader array')
         self._watched[channel.channel] = self._reader_ids[channel.channel] = reader
         self._channels.add(channel.channel)
         link = self._health.status(self.link_id)
         self._health.set_status(reader, Status(link["status"]), f"link {link['status']}")
+
+    def _watch_button(self, button: ArrayChannel) -> None:
+        address = button.reader_id
+        if self._buttons.get(button.channel, address) != address:
+            raise ConfigError(f'buttons "{self._buttons[button.channel]}" and "{address}" are the same input of one reader array')
+        self._buttons[button.channel] = address
+        link = self._health.status(self.link_id)
+        self._health.set_status(address, Status(link["status"]), f"link {link['status']}")
+
+    def _buttons_follow(self, status: Status) -> None:
+        """A button has no health letter of its own: it is as well as its link."""
+        for button in sorted(self._buttons):
+            self._health.set_status(self._buttons[button], status, "" if status is Status.OK else f"link {status.value}")
 
     # -- the loop ---------------------------------------------------------------------------
 
@@ -184,6 +205,7 @@ class ArrayBridge(ReaderThread):
             self._last_frame = time.monotonic()
             self._silent = False
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
+            self._buttons_follow(Status.OK)
             try:
                 self._pump(link)
             except (serial.SerialException, OSError) as exc:
@@ -209,6 +231,7 @@ class ArrayBridge(ReaderThread):
         self._health.set_status(self.link_id, status, detail)
         for channel in sorted(self._channels):
             self._health.set_status(self.reader_id(channel), status, f"link {status.value}")
+        self._buttons_follow(status)
         if status is not Status.OK:
             self._channel_status.clear()
 
@@ -285,19 +308,22 @@ class ArrayBridge(ReaderThread):
         if self._silent:
             self._silent = False  # the channels get their status back from the next heartbeat
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
+            self._buttons_follow(Status.OK)
         snapshot = None
         if isinstance(frame, KnownFrame):
             snapshot = self._listings.known(frame)
         else:
             self._listings.other()
-        if isinstance(frame, TagFrame):
+        if isinstance(frame, (TagFrame, PressFrame)):
             if self._on_state is not None and not self._rebuilt:
                 self._held.append(frame)  # until the first listing says what is news
                 if len(self._held) >= MAX_HELD:
                     log.warning("%s: %d tag frames and no listing yet: delivering them", self.port, len(self._held))
                     self._release_held()
-            else:
+            elif isinstance(frame, TagFrame):
                 self._tag(frame, table_time)
+            else:
+                self._press(frame, table_time)
         elif isinstance(frame, HeartbeatFrame):
             self._heartbeat(frame)
             snapshot = self._listings.heartbeat(frame)
@@ -333,9 +359,15 @@ class ArrayBridge(ReaderThread):
             if when < self._opened_at - STALE_TOLERANCE_S:
                 self.stale += 1
                 self._health.count(self.link_id, "stale_frames")
-                log.info("%s: stale frame from before the port was opened, not judged: %s %s on channel %d", self.port, frame.event, frame.uid, frame.channel)
+                if isinstance(frame, TagFrame):
+                    log.info("%s: stale frame from before the port was opened, not judged: %s %s on channel %d", self.port, frame.event, frame.uid, frame.channel)
+                else:
+                    log.info("%s: stale press of button %d from before the port was opened, not judged", self.port, frame.button)
                 continue
-            self._tag(frame, when)
+            if isinstance(frame, TagFrame):
+                self._tag(frame, when)
+            else:
+                self._press(frame, when)
 
     def _snapshot(self, snapshot: Snapshot) -> None:
         if self._on_state is None:
@@ -374,6 +406,17 @@ class ArrayBridge(ReaderThread):
             self._on_event(event)
         except Exception:  # the table's failure must not stop the link; logged with its trace
             log.exception("handling %s failed", event)
+
+    def _press(self, frame: PressFrame, table_time: float) -> None:
+        address = self._buttons.get(frame.button) or ArrayChannel(self.name, frame.button, BUTTON_SCHEME).reader_id
+        self._health.count(address, "presses")
+        if self._on_press is None:
+            log.warning("%s: button %d was pressed, and nothing listens to buttons", self.port, frame.button)
+            return
+        try:
+            self._on_press(ButtonPress(address, table_time))
+        except Exception:  # as for tags: the table's failure must not stop the link
+            log.exception("handling the press of %s failed", address)
 
     def _heartbeat(self, frame: HeartbeatFrame) -> None:
         for channel, letter in enumerate(frame.health):

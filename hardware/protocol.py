@@ -10,7 +10,8 @@ One frame per line, ASCII::
 health letter per channel: ``O`` ok, ``F`` the reader does not answer; from firmware 2.0 also how
 many ``K`` frames follow), ``K`` known tags (channel, uids: the snapshot the heartbeat announced),
 ``S`` a reader's statistics since the last heartbeat (polls, reads, collisions, errors), ``T``
-timing figures as ``name=value`` pairs (firmware 2.1: what an access and a polling round cost).
+timing figures as ``name=value`` pairs (firmware 2.1: what an access and a polling round cost),
+``P`` a button wired to the array was pressed (firmware 2.2: the button's input number).
 
 Everything here is pure: :func:`parse_frame` turns one line into a frame or raises
 :class:`~companion.errors.FrameError`; :func:`encode_frame` is its inverse (for simulators).
@@ -31,6 +32,8 @@ MAX_LINE = 100
 """Longest valid line, in bytes (a 10-byte UID frame with a large seq and clock is ~50)."""
 SEQ_MODULUS = 65536
 MAX_CHANNELS = 16
+MAX_BUTTONS = 16
+"""Buttons one array reports at most (inputs 0-15)."""
 HEALTH_LETTERS = frozenset("OF")
 
 _DIGITS = re.compile(rb"^[0-9]{1,16}$")
@@ -111,7 +114,16 @@ class TimingFrame:
         return None
 
 
-Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame | TimingFrame
+@dataclass(frozen=True, slots=True)
+class PressFrame:
+    """A button wired to the array's input ``button`` was pressed (stamped when it went down)."""
+
+    seq: int
+    ms: int
+    button: int
+
+
+Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame | TimingFrame | PressFrame
 
 
 def _show(line: bytes) -> str:
@@ -182,6 +194,10 @@ def parse_frame(line: bytes) -> Frame:
             raise FrameError(f"a stats frame carries channel, polls, reads, collisions and errors: '{_show(line)}'")
         polls, reads, collisions, errors = (_number(raw, "count", line) for raw in rest[1:])
         return StatsFrame(seq, ms, _channel(rest[0], line), polls, reads, collisions, errors)
+    if kind == b"P":
+        if len(rest) != 1:
+            raise FrameError(f"a press frame carries the button's number: '{_show(line)}'")
+        return PressFrame(seq, ms, _number(rest[0], "button", line, MAX_BUTTONS))
     if kind == b"T":
         if not rest:
             raise FrameError(f"a timing frame carries at least one name=value figure: '{_show(line)}'")
@@ -217,6 +233,8 @@ def encode_frame(frame: Frame) -> bytes:
         tail = f"S,{frame.channel},{frame.polls},{frame.reads},{frame.collisions},{frame.errors}"
     elif isinstance(frame, TimingFrame):
         tail = "T," + ",".join(f"{name}={value}" for name, value in frame.figures)
+    elif isinstance(frame, PressFrame):
+        tail = f"P,{frame.button}"
     else:
         tail = f"B,{frame.firmware},{frame.channels}"
     body = f"{frame.seq % SEQ_MODULUS},{frame.ms},{tail}".encode("ascii")

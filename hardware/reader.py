@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from companion.core.readers import ReaderEvent
+from companion.core.readers import ButtonPress, ReaderEvent
 from hardware.health import HealthBoard
 from hardware.worker import Around, ReaderThread
 
@@ -25,6 +25,8 @@ EventSink = Callable[[ReaderEvent], object]
 """Where a reader sends each tag event (the table model's ``reader_event``)."""
 StateSink = Callable[[str, tuple[str, ...], float, bool], object]
 """``(reader, uids, table_time, judge)``: what lies on a reader now (the table model's ``resync``)."""
+PressSink = Callable[[ButtonPress], object]
+"""Where a button wired to an array sends each press (the table model's ``button_pressed``)."""
 
 
 class Reader(Protocol):
@@ -107,3 +109,5 @@ class ReaderContext:
     """Table time for readers with no clock of their own (nfcpy); an array maps its own clock to it."""
     links: dict[str, SharedLink[Any]] = field(default_factory=dict)
     """Links shared by the readers opened with this context, by health id (``array``), made as they are first needed."""
+    on_press: PressSink | None = None
+    """Where a button's presses go (the table model's ``button_pressed``); None: a table with no buttons."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from companion.core.errors import ConfigError
-from companion.core.readers import ARRAY_SCHEME, NFCPY_SCHEMES, ReaderAddress
-from hardware.array_channel import ArrayChannelReader
+from companion.core.readers import ARRAY_SCHEME, BUTTON_SCHEME, NFCPY_SCHEMES, ReaderAddress
+from hardware.array_channel import ArrayButton, ArrayChannelReader
 from hardware.nfc_reader import NfcReader
 from hardware.reader import Reader, ReaderContext
 
@@ -20,6 +20,7 @@ Opener = Callable[[ReaderAddress, ReaderContext], Reader]
 
 READER_TYPES: Mapping[str, Opener] = {
     ARRAY_SCHEME: ArrayChannelReader.open,  # array:N, array:NAME:N
+    BUTTON_SCHEME: ArrayButton.open,  # button:N, button:NAME:N (a button wired to an array)
     **{scheme: NfcReader.open for scheme in sorted(NFCPY_SCHEMES)},  # usb:…, tty:AMA0:pn532, udp:…
 }
 

@@ -60,3 +60,30 @@ def test_the_demo_plays_a_whole_game_through_the_readers(tmp_path: Path) -> None
     illegal = [r for r in all_rows if r.verdict and not r.verdict["ok"]]
     assert len(illegal) > len(beaten)
     assert json.loads(json.dumps(all_rows[0].payload))["game"] == "escape-master"
+
+
+def test_demo_game_prints_each_games_share_and_ends_with_the_sum(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "demo", "--game", "escape-master", "--fast", "--generated", "0", "--dir", str(tmp_path / "share")],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.strip().splitlines()
+    per_game = [line for line in lines if ".jsonl: sensor share:" in line]
+    assert len(per_game) == 3, result.stdout  # one line per acceptance game
+    last = re.fullmatch(r"sensor share: (\d+\.\d)% of (\d+) moves \((\d+) entered by tapping, (\d+) misread\)", lines[-1])
+    assert last, lines[-1]
+    share, moves, entered, misread = float(last[1]), int(last[2]), int(last[3]), int(last[4])
+    assert moves == 53 + 86 + 170 and misread == 0
+    assert share == round(100 * (moves - entered) / moves, 1)
+
+
+def test_demo_game_refuses_a_game_with_no_sensor_plan_or_no_such_game(tmp_path: Path) -> None:
+    for game, said in (("everest", "has no sensor plan yet"), ("chess", "no game 'chess'")):
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", "demo", "--game", game, "--dir", str(tmp_path / game)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode != 0 and said in result.stderr, result.stderr

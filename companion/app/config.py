@@ -18,8 +18,9 @@ from companion.core import Header, Zone, ZoneKind
 from companion.app.secret_files import read_secret
 from companion.core.errors import CompanionError, ConfigError
 from companion.contract.game import Game
-from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
+from companion.core.readers import ARRAY_SCHEME, BUTTON_SCHEME, ArrayChannel, ReaderAddress, check_array_name
 from companion.games import game_ids, get_game
+from companion.referee.pending import DEFAULT_TIMEOUT_S as DEFAULT_PENDING_TIMEOUT_S
 from companion.venue.broker import BrokerConfig
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,9 @@ class TableConfig:
     camera: CameraConfig | None = None
     broker: BrokerConfig | None = None
     """Publishing to a venue broker (companion/venue/publish.py); off unless ``[broker]`` names a host."""
+    pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S
+    """``[referee] pending_timeout_s``: table time a move begun at the table (the first card of two)
+    may stay unfinished before the referee raises one alert for it (companion/referee/pending.py)."""
 
     @property
     def reader_arrays(self) -> dict[str, ArrayConfig]:
@@ -134,12 +138,17 @@ registry = "tags.json"
 # [arrays.east]        # a second array, for more readers than one has: its channels are array:east:N
 # port = "/dev/table-array-SERIAL"   # each board by its own name (hardware/99-table-companion.rules)
 
+# [referee]
+# pending_timeout_s = 5.0   # a move begun at the table (the first card of two) left unfinished this
+#                           # long (table time) becomes one alert naming the zone and the fix
+
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
 # settle_s = 1.0       # a change must hold this long before it counts (a hand passing over does not)
 
 # One [[zones]] block per watched place. reader = "array:N" (channel N of the array; array:NAME:N on
-# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001).
+# [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001); a call
+# button wired to an array is reader = "button:N" (button:NAME:N).
 # polygon = outline in table mm.
 [[zones]]
 name = "pile-1"
@@ -227,7 +236,7 @@ def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker", "referee"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
@@ -296,7 +305,16 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         arrays=arrays,
         camera=camera,
         broker=_parse_broker(_section(data, "broker"), base),
+        pending_timeout_s=_parse_referee(_section(data, "referee") or {}),
     )
+
+
+def _parse_referee(referee_t: Mapping[str, Any]) -> float:
+    _check_unknown(referee_t, "referee", {"pending_timeout_s"})
+    timeout = _get(referee_t, "pending_timeout_s", "referee", (int, float), DEFAULT_PENDING_TIMEOUT_S)
+    if not 0 < timeout <= 600:
+        raise ConfigError(f"referee.pending_timeout_s: {timeout} must be above 0 and at most 600 seconds")
+    return float(timeout)
 
 
 def _parse_array(array_t: Mapping[str, Any], where: str) -> ArrayConfig:
@@ -325,7 +343,7 @@ def _check_reader(text: str, where: str) -> None:
     """A reader address as the core reads it; which kinds of reader exist, hardware's factory says at start-up."""
     try:
         address = ReaderAddress.parse(text)
-        if address.scheme == ARRAY_SCHEME:
+        if address.scheme in (ARRAY_SCHEME, BUTTON_SCHEME):
             ArrayChannel.parse(address)
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None

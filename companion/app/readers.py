@@ -55,7 +55,12 @@ class TableReaders:
         self.health = HealthBoard(on_health)
         self.table = TableModel(zones, registry, sink, on_alert=on_alert, health=self.health, debounce_s=debounce_s)
         context = ReaderContext(
-            self.table.reader_event, self.health, on_state=self.table.resync, arrays=dict(arrays or {}), clock=clock
+            self.table.reader_event,
+            self.health,
+            on_state=self.table.resync,
+            arrays=dict(arrays or {}),
+            clock=clock,
+            on_press=self.table.button_pressed,
         )
         self.readers = ReaderSet(_open(zone.name, zone.reader, context) for zone in zones if zone.reader)
 

@@ -21,6 +21,7 @@ from companion.games import get_game
 from companion.log.store import GameLog, LogRow
 from companion.log.files import Choice, move_aside, open_for_serving, remember_console_game
 from companion.app.service import WebServer, lan_url, new_pin, start_web, table_secret, write_access
+from companion.referee.pending import PendingWatch
 from companion.referee.session import Session
 
 log = logging.getLogger(__name__)
@@ -63,11 +64,13 @@ class TableService:
         self.vision: Any = None
         self.web: WebServer | None = None
         self.publisher: Any = None
+        self.pending = PendingWatch(lambda: self.session, config.pending_timeout_s)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
     def start(self) -> "TableService":
         self.session.start()
+        self.pending.start()
         if any(z.reader for z in self.config.zones):
             from companion.app.readers import TableReaders  # nfcpy and pyserial only for a table with readers
 
@@ -190,5 +193,6 @@ class TableService:
             self.hardware.stop()
         for thread in self._threads:
             thread.join(5)
+        self.pending.stop()
         self.session.stop()
         self.log.close()

@@ -28,11 +28,12 @@ from companion.core import (
     ZoneKind,
 )
 from companion.core.picks import Choice, Pick
-from companion.core.seen import Seen, read_seen
+from companion.core.seen import PressSeen, Seen, read_press, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
 from companion.contract.copies import settle as settle_copies
 from companion.contract.dispatch import MoveTable
+from companion.contract.sensors import Pending
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
@@ -170,6 +171,11 @@ class Game(ABC, Generic[S]):
         """What the session must ask a person for before the game can go on (die rolls, plans)."""
         return ()
 
+    def pending(self, state: S) -> tuple[Pending, ...]:
+        """Moves the table has begun and not finished (the first card of two put down), each with where
+        and since when: the referee turns one left too long into an alert (issue 21)."""
+        return ()
+
     # -- entry by tapping (companion.entry) ---------------------------------------------------
 
     def candidates(self, state: S, by: str | None) -> Iterable[Move]:
@@ -206,6 +212,8 @@ class Game(ABC, Generic[S]):
             return move
         if observation.kind in (ObservationKind.TAG, ObservationKind.VISION):
             return self.interpret_table(state, read_seen(observation))
+        if observation.kind is ObservationKind.PRESS:
+            return self.interpret_press(state, read_press(observation))
         return None
 
     def interpret_table(self, state: S, seen: Seen) -> Move | Unexplained | None:
@@ -213,6 +221,14 @@ class Game(ABC, Generic[S]):
         (:class:`~companion.core.seen.VisionSeen`) saw: the move it makes, an :class:`Unexplained`
         alert naming the zone and the fix, or None (nothing to do). Games with sensors override it."""
         return None
+
+    def interpret_press(self, state: S, seen: PressSeen) -> Move | Unexplained | None:
+        """A button at the table was pressed (a call button on a player's pad, wired to the reader
+        array): the call it makes now. A game with call buttons overrides it; any other game says the
+        button is not one of its zones."""
+        zone = seen.zone.name
+        return Unexplained(zone, f"a button was pressed at {zone}, and {self.title} has no buttons",
+                           f"take the button at {zone} out of the table config")
 
 
 def option_fields(options_type: type[Any]) -> list[tuple[str, Any, str]]:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 
 from companion.contract.game import Game
 from companion.contract.secrets import Secrets
+from companion.contract.sensors import SensorPlan
 from companion.core.nouns import Header, Move
 
 
@@ -71,6 +72,10 @@ class GameSpec:
     """What the game hides and from whom (:mod:`companion.contract.secrets`): the names its secret
     values go by, what each player may know, and states a player cannot tell apart. None: nothing
     is hidden (every card lies face up)."""
+    sensors: SensorPlan | None = None
+    """How the game is played at a table with readers and a camera (:mod:`companion.contract.sensors`):
+    the reference table's zones, and the physical actions each move is made of. None: a game played
+    by tapping only."""
 
     @property
     def id(self) -> str:

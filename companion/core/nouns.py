@@ -72,6 +72,10 @@ class ObservationKind(str, enum.Enum):
     ``"unseen_pawns": [player, ...]`` when glare may hide some, or ``{"unseen": why}``; which one
     follows from what the camera watches in the zone's kind (:class:`companion.core.zones.Watch`).
     Read as :class:`companion.core.seen.VisionSeen`."""
+    PRESS = "press"
+    """A button at the table was pressed (a call button on a player's pad, wired to the reader
+    array: firmware/PROTOCOL.md, ``P``). Payload: the button's zone fields (:meth:`Zone.payload`).
+    Read as :class:`companion.core.seen.PressSeen`."""
     UNDO = "undo"
     """The referee takes back the last applied move."""
     CORRECTION = "correction"

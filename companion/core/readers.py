@@ -13,7 +13,9 @@ reader array has the rest of its address read by :meth:`ArrayChannel.parse`:
 - ``array:NAME:N``: channel N of the array named NAME (``[arrays.NAME]``), for a table with
   more readers than one array has.
 
-Another kind of reader on an array has its own scheme and the same ``[NAME:]N`` rest.
+Another kind of reader on an array has its own scheme and the same ``[NAME:]N`` rest. So has a
+button wired to an array (a call button on a player's pad): ``button:N`` is input N (0-15) of the
+table's array, ``button:NAME:N`` of the array named NAME; it reports a :class:`ButtonPress`.
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ UID_BYTES = (4, 7, 8, 10)
 """NFC-A single, double and triple size UIDs, and the 8-byte IDm of a FeliCa (Type 3) tag."""
 
 ARRAY_SCHEME = "array"
+BUTTON_SCHEME = "button"
+"""A button wired to a reader array's input (``button:N``, ``button:NAME:N``; firmware/PROTOCOL.md, ``P``)."""
 ARRAY_CHANNELS = 16
 """Channels one reader array carries at most (two SPI buses of eight readers: firmware/main.py)."""
 NFCPY_SCHEMES = frozenset({"usb", "tty", "com", "udp", "usb-serial", "usb-port"})
@@ -139,3 +143,17 @@ class ReaderEvent:
     def source(self) -> str:
         """The observation source naming this reader: ``nfc:<device path>`` for an nfcpy reader, else its address (``array:3``)."""
         return f"nfc:{self.reader}" if _scheme(self.reader) in NFCPY_SCHEMES else self.reader
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPress:
+    """A button wired to a reader array was pressed, at a table time (seconds)."""
+
+    reader: str
+    """The button's address (``button:2``, ``button:east:2``): its zone's reader in the table config."""
+    table_time: float
+
+    @property
+    def source(self) -> str:
+        """The observation source naming the button: its address."""
+        return self.reader

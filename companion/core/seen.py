@@ -32,7 +32,9 @@ __all__ = [
     "ZoneView",
     "VisionSeen",
     "Seen",
+    "PressSeen",
     "read_seen",
+    "read_press",
 ]
 
 UNSEEN = "unseen"
@@ -149,6 +151,21 @@ class VisionSeen:
 Seen: TypeAlias = TagSeen | VisionSeen
 
 
+@dataclass(frozen=True)
+class PressSeen:
+    """A PRESS observation: a button at the table (its zone) was pressed."""
+
+    zone: ZoneRef
+    t: float
+    """Table time of the press, in seconds."""
+
+    def payload(self) -> dict[str, Any]:
+        return self.zone.to_json()
+
+    def observation(self, source: str) -> Observation:
+        return Observation(source, self.t, ObservationKind.PRESS, self.payload())
+
+
 # -- reading --------------------------------------------------------------------------------------
 
 
@@ -170,6 +187,16 @@ def read_seen(observation: Observation) -> Seen:
         raise _Unreadable("only tag and vision observations are seen at the table")
     except _Unreadable as exc:
         raise ObservationError(f"a {kind.value} observation from {observation.source}: {exc}") from None
+
+
+def read_press(observation: Observation) -> PressSeen:
+    """The typed value of a PRESS observation; :class:`ObservationError` names what is wrong."""
+    try:
+        if observation.kind is not ObservationKind.PRESS:
+            raise _Unreadable("it is not a button press")
+        return PressSeen(_zone(observation.payload), observation.table_time)
+    except _Unreadable as exc:
+        raise ObservationError(f"a {observation.kind.value} observation from {observation.source}: {exc}") from None
 
 
 _EVENTS = {e.value: e for e in TagEvent}

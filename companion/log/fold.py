@@ -114,6 +114,9 @@ class FoldRow:
     error: bool = False
     logged: JsonObject | None = None
     """The verdict the log holds (replay); None live, where the step's verdict is the one logged."""
+    pending: float | None = None
+    """On the referee's alert for a move the table began and left unfinished: since when (table
+    time) that move is pending. The alert stands until the move is no longer pending."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,9 @@ class Folded:
     counts: Counts = Counts()
     verdict: Verdict | None = None
     """The rules' verdict on the row folded last; None if it carried no move to judge."""
+    pending: Mapping[str, float] = field(default_factory=dict)
+    """Zones whose alert stands for a move left unfinished (``Game.pending``), and since when that
+    move is pending: the alert goes once the game no longer has that pending move."""
 
     @classmethod
     def start(cls, game: Game[Any], header: Header) -> "Folded":
@@ -140,14 +146,17 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
 
     An undo takes back the move on top; a move is judged (a correction on the state before the
     move on top, which it replaces when legal) and, if legal, goes in force; an alert stands for
-    its zone until a move is read at that zone. Raises what the engine raises (the session makes
-    that an error row); ``folded`` is never changed.
+    its zone until a move is read at that zone, and the referee's alert for a move left unfinished
+    until the game no longer has that move pending. Raises what the engine raises (the session
+    makes that an error row); ``folded`` is never changed.
     """
     counts = folded.counts
     observations, illegal, alerts_n, errors, mismatches = (
         counts.observations + 1, counts.illegal, counts.alerts, counts.errors, counts.replay_mismatches,
     )
     state, history, judged, alerts = folded.state, folded.history, folded.judged, folded.alerts
+    pending = folded.pending
+    before = state
     verdict: Verdict | None = None
     if row.error:
         errors += 1
@@ -173,15 +182,37 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
     if row.alert is not None:
         alerts = {**alerts, row.alert.zone: row.alert}
         alerts_n += 1
+        if row.pending is not None:
+            pending = {**pending, row.alert.zone: row.pending}
+        elif row.alert.zone in pending:
+            pending = {zone: since for zone, since in pending.items() if zone != row.alert.zone}
     elif row.move is not None and row.zone is not None and row.kind not in _TAKE_BACKS and row.zone in alerts:
         alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
-    return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict)
+        pending = {zone: since for zone, since in pending.items() if zone != row.zone}
+    if pending and state is not before:
+        alerts, pending = _finished(game, state, alerts, pending)
+    return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict, pending)
+
+
+def _finished(
+    game: Game[Any], state: Any, alerts: Mapping[str, Unexplained], pending: Mapping[str, float]
+) -> tuple[Mapping[str, Unexplained], Mapping[str, float]]:
+    """The alerts for unfinished moves that are finished now (completed, taken back, or gone with
+    the round) cleared: only the state decides, wherever the move that finished it was read."""
+    standing = {(p.zone, p.since) for p in game.pending(state)}
+    done = {zone for zone, since in pending.items() if (zone, since) not in standing}
+    if not done:
+        return alerts, pending
+    return ({zone: a for zone, a in alerts.items() if zone not in done},
+            {zone: since for zone, since in pending.items() if zone not in done})
 
 
 def fold_row(game: Game[Any], row: LogRow) -> FoldRow:
     """A stored row as the fold reads it (its move decoded by the game's codec)."""
     judged = row.move is not None and row.verdict is not None
     zone = row.payload.get("zone")
+    unfinished = row.payload.get("pending") if row.kind == ObservationKind.NOTE.value and row.alert is not None else None
+    since = unfinished.get("since") if isinstance(unfinished, dict) else None
     return FoldRow(
         seq=row.seq,
         kind=row.kind,
@@ -190,6 +221,7 @@ def fold_row(game: Game[Any], row: LogRow) -> FoldRow:
         zone=zone if isinstance(zone, str) else None,
         error=row.error is not None,
         logged=row.verdict,
+        pending=float(since) if isinstance(since, (int, float)) and not isinstance(since, bool) else None,
     )
 
 

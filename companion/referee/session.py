@@ -28,6 +28,7 @@ from companion.core import (
 )
 from companion.core.errors import CompanionError, LogError, NotationError
 from companion.contract.game import Game
+from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
 from companion.log.fold import Applied, Folded, FoldRow, Judged, folds, replay, step, take_back_check
 from companion.log.public import public_row
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 PAGE_SOURCE = "web:"
 """The source of every entry made on a page (``web:<player>``, ``web:referee``): a person tapping."""
+PENDING_SOURCE = "referee:pending"
+"""The source of the referee's alert for a move the table began and left unfinished."""
 
 BATCH_LIMIT = 512
 """Most observations written in one transaction when a burst arrives."""
@@ -209,6 +212,8 @@ class Session:
             take_back_check(folded, obs.payload)
             return FoldRow(seq, kind.value, move=self.game.codec.from_json(obs.payload.get("move"))), None
         if kind is ObservationKind.NOTE:
+            if obs.source == PENDING_SOURCE and isinstance(obs.payload.get("pending"), Mapping):
+                return self._unfinished(obs.payload["pending"], folded, seq), None
             return FoldRow(seq, kind.value), None
         result = self.game.interpret(folded.state, obs)
         if isinstance(result, Move) and kind is ObservationKind.MOVE and obs.source.startswith(PAGE_SOURCE):
@@ -222,6 +227,25 @@ class Session:
         if isinstance(result, Move):
             return FoldRow(seq, kind.value, move=result, zone=where), None
         return FoldRow(seq, kind.value, zone=where), None
+
+    def _unfinished(self, said: Mapping[str, Any], folded: Folded, seq: int) -> FoldRow:
+        """The referee's alert for a move left unfinished, if the game still has it pending (it may
+        have been finished while the alert waited in the queue: then the row is a plain note)."""
+        for pending in self.game.pending(folded.state):
+            if pending.zone == said.get("zone") and pending.since == said.get("since"):
+                alert = Unexplained(pending.zone, pending.what, pending.fix)
+                return FoldRow(seq, ObservationKind.NOTE.value, alert=alert, pending=pending.since)
+        return FoldRow(seq, ObservationKind.NOTE.value)
+
+    def overdue(self, now: float, timeout_s: float) -> list[Pending]:
+        """Moves the table began more than ``timeout_s`` before table time ``now`` and has not
+        finished, and whose alert has not been raised yet (:mod:`companion.referee.pending`)."""
+        folded = self._folded  # one reference read: the game as of the last row, without the lock
+        alerted = folded.pending
+        return [
+            p for p in self.game.pending(folded.state)
+            if now - p.since >= timeout_s and alerted.get(p.zone) != p.since
+        ]
 
     def _row(self, obs: Observation, fields: Mapping[str, Any]) -> NewRow:
         return NewRow(

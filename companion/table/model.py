@@ -8,6 +8,9 @@ does not interpret: which move a tag on a pile means is the game's ``interpret()
 
 A tag no one enrolled still reaches the sink (``card`` None; the game turns it into an
 Unexplained alert) and also raises an alert here naming the zone, counted per reader.
+
+A button wired to an array (a call button on a player's pad) is a zone's reader too: each press
+becomes one PRESS observation of that zone (the firmware has debounced it already).
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from companion.core import Observation, Unexplained, Zone
-from companion.core.seen import TagEvent, TagSeen
+from companion.core.seen import PressSeen, TagEvent, TagSeen
 from companion.table.debounce import Debouncer
-from companion.core.readers import ReaderEvent
+from companion.core.readers import ButtonPress, ReaderEvent
 
 log = logging.getLogger(__name__)
 
@@ -97,6 +100,24 @@ class TableModel:
             if len(self._debouncer) and not self._stopped:
                 self._ensure_timer()
                 self._wake.notify()
+
+    def button_pressed(self, press: ButtonPress) -> None:
+        """A button wired to an array was pressed. Safe to call from any thread."""
+        with self._lock:
+            zone = self._by_reader.get(press.reader)
+            if zone is None:
+                self._count(press.reader, "unzoned")
+                if press.reader not in self._unzoned_warned:
+                    self._unzoned_warned.add(press.reader)
+                    log.warning("button %s is on no zone in the table config; its presses are ignored", press.reader)
+                return
+            observation = PressSeen(zone.ref(), press.table_time).observation(press.source)
+            self.delivered += 1
+            try:
+                self._sink(observation)
+            except Exception:  # as for tags: the sink's failure must not stop the readers
+                log.exception("the observation sink failed on %s", observation)
+                self._count(press.reader, "sink_errors")
 
     def resync(self, reader: str, uids: Iterable[str], table_time: float, judge: bool) -> None:
         """A reader says which tags lie on it now (the reader array's heartbeat listing).

@@ -44,6 +44,16 @@ class StepClock:
         self.now += ms
 
 
+class SimButton:
+    """A call button on an input pin with a pull-up: ``value()`` reads 0 while it is held down."""
+
+    def __init__(self) -> None:
+        self.held = False
+
+    def value(self) -> int:
+        return 0 if self.held else 1
+
+
 class FirmwareRig:
     """Simulated readers polled by the real firmware; ``lines`` collects what it would send."""
 
@@ -57,6 +67,7 @@ class FirmwareRig:
         clock_ms: Callable[[], int] | None = None,
         sleep_ms: Callable[[int], None] | None = None,
         write: Callable[[str], object] | None = None,
+        buttons: int = 0,
         **options: Any,
     ) -> None:
         mfrc522 = firmware_module("mfrc522")
@@ -67,12 +78,14 @@ class FirmwareRig:
         self.lines: list[str] = []
         sleep = sleep_ms or (self.clock.sleep_ms if clock_ms is None else None)
         self.readers = [mfrc522.MFRC522(self.field.bus, pin, sleep) for pin in self.field.pins]
+        self.buttons = [SimButton() for _ in range(buttons)]
         self.firmware: Any = tcarray.ArrayFirmware(
             self.readers,
             write or self.lines.append,
             clock_ms or self.clock.ms,
             kinds=list(kinds) if kinds is not None else None,
             neighbours=neighbours,
+            buttons=self.buttons,
             **options,
         )
 

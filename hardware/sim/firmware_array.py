@@ -9,6 +9,7 @@ down the pty. Cards are placed on and taken off readers; the firmware decides wh
     with FirmwareArray(16, kinds=[...], link=folder / "array-tty") as array:
         array.place(0, uid)            # waits until the firmware has read it (wait=False: do not)
         array.take(0, uid)             # waits until the firmware has reported it gone
+        array.press(1)                 # button 1 pressed and let go (buttons=2 when made)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class FirmwareArray(SimulatedArray):
         settings: FieldSettings | None = None,
         link: str | Path | None = None,
         round_pause_s: float = ROUND_PAUSE_S,
+        buttons: int = 0,
         **options: Any,
     ) -> None:
         super().__init__(channels, link=link, heartbeat_s=None)
@@ -52,6 +54,7 @@ class FirmwareArray(SimulatedArray):
             settings=settings,
             clock_ms=lambda: self.ms,
             write=self._firmware_line,
+            buttons=buttons,
             **options,
         )
         self._running = threading.Event()
@@ -143,6 +146,18 @@ class FirmwareArray(SimulatedArray):
             self.rig.chips[channel].take(raw)
         if wait:
             self._wait(lambda: raw not in self.known(channel), timeout, f"the firmware to miss {raw.hex()} on channel {channel}")
+
+    def press(self, button: int, wait: bool = True, timeout: float = 10.0) -> None:
+        """Button ``button`` is pressed and let go: held until the firmware has reported the press,
+        then released until it has seen it go up (so the next press is a press of its own)."""
+        firmware_button = self.rig.firmware.buttons[button]
+        with self._field_lock:
+            self.rig.buttons[button].held = True
+        self._wait(lambda: firmware_button.down, timeout, f"the firmware to see button {button} pressed")
+        with self._field_lock:
+            self.rig.buttons[button].held = False
+        if wait:
+            self._wait(lambda: not firmware_button.down, timeout, f"the firmware to see button {button} let go")
 
     def _wait(self, done: Any, timeout: float, what: str) -> None:
         deadline = time.monotonic() + timeout

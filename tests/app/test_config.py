@@ -40,6 +40,9 @@ def test_arrays_by_name_beside_the_tables_own() -> None:
         (config([], arrays={"east": {"baud": 9600}}), r"arrays.east.port: missing"),
         (config([], arrays={"east": {"port": "/dev/x", "speed": 1}}), r"arrays.east.speed: unknown key"),
         (config([], arrays=["east"]), r"arrays: must be a table"),
+        (config(["button:16"]), r'zones\[0\].reader: reader "button:16" must be button:N or button:NAME:N'),
+        (config([], referee={"pending_timeout_s": 0}), r"referee.pending_timeout_s: 0 must be above 0"),
+        (config([], referee={"timeout": 3}), r"referee.timeout: unknown key"),
     ],
 )
 def test_a_bad_reader_or_array_names_its_key(data: dict[str, Any], message: str) -> None:
@@ -50,3 +53,10 @@ def test_a_bad_reader_or_array_names_its_key(data: dict[str, Any], message: str)
 def test_zones_on_an_array_load_before_its_port_is_given() -> None:
     # `companion init` writes zones on array:N with [array] commented out: the file must load.
     assert parse_config(config(["array:0", "array:east:1"]), Path("/tmp/table.toml")).reader_arrays == {}
+
+
+def test_call_buttons_and_the_pending_timeout() -> None:
+    loaded = parse_config(config(["array:0", "button:east:2"], referee={"pending_timeout_s": 3}), Path("/tmp/table.toml"))
+    assert [z.reader for z in loaded.zones] == ["array:0", "button:east:2"]
+    assert loaded.pending_timeout_s == 3.0
+    assert parse_config(config([]), Path("/tmp/table.toml")).pending_timeout_s == 5.0

@@ -11,7 +11,7 @@ from companion.core.errors import ObservationError
 from companion.core.zones import DRAW_PILE, HAND_PAD, PILE
 from companion.games.escape_master import GAME
 from companion.games.escape_master.state import State
-from companion.games.escape_master.table import ACTION_PAD, HISTORY_PAD
+from companion.games.escape_master.table import ACTION_PAD, CALL_BUTTON, HISTORY_PAD, OUT_BUTTON
 from companion.games.horrible_mountain_2.table import TABLE_SLOT
 from tests.games.test_escape_master_support import A, B, dealt, mv, ok, started
 
@@ -106,7 +106,9 @@ def test_action_and_history_pads() -> None:
     state = ok(state, mv(A, "trap", card="trap-up-1", target=B, t=2.0))
     assert read(state, tag(pad(ACTION_PAD, B), "escape-2", 3.0)) == {
         "by": B, "do": "escape", "card": "escape-2", "trap": "trap-up-1", "t": 3.0}
-    assert read(state, tag(pad(HISTORY_PAD, B), "escape-2", 3.0)) == {"by": B, "do": "escape", "card": "escape-2", "t": 3.0}
+    # On the history pad an Escape is a special card discarded at will (issue 21: it was read as the
+    # Escape, which resolved the player's trap); the action pad is where an Escape resolves a trap.
+    assert read(state, tag(pad(HISTORY_PAD, B), "escape-2", 3.0)) == {"by": B, "do": "discard_special", "cards": ["escape-2"], "t": 3.0}
     state = ok(state, mv(B, "escape", card="escape-2", t=3.0))
     assert read(state, tag(pad(HISTORY_PAD, B), "trap-up-1", 3.5)) is None  # moved over with its Escape
     assert read(state, tag(pad(HISTORY_PAD, B), "dead-end", 4.0)) == {
@@ -136,3 +138,72 @@ def test_notation_moves_pass_through_with_the_observation_time() -> None:
     state = seven()
     obs = Observation("cli", 7.5, ObservationKind.MOVE, {"by": B, "do": "play", "card": "robot-8", "pile": 1})
     assert read(state, obs) == {"by": B, "do": "play", "card": "robot-8", "pile": 1, "t": 7.5}
+
+
+def test_an_escape_discarded_on_the_history_pad_leaves_the_trap_standing() -> None:
+    state = ok(seven(), mv(A, "trap", card="trap-up-1", target=B, t=2.0))
+    move = GAME.interpret(state, tag(pad(HISTORY_PAD, B), "escape-2", 3.0))
+    after = ok(state, move)  # type: ignore[arg-type]
+    assert after.rnd.lock[1] == "trap-up-1" and "escape-2" in after.rnd.histories[1]
+
+
+def test_before_start_a_card_beyond_the_starting_hand_is_a_draw_the_verdict_refuses() -> None:
+    full = {A: HANDS[A], B: HANDS[B]}  # anna holds her ten, ben six of them
+    state = dealt(full, options={"check_deal_size": True})
+    assert read(state, tag(pad(HAND_PAD, B), "mouse-3", 0.5)) == {"by": B, "do": "dealt", "card": "mouse-3", "t": 0.5}
+    drawn = GAME.interpret(state, tag(pad(HAND_PAD, A), "mouse-3", 0.5))
+    assert GAME.codec.to_json(drawn) == {"by": A, "do": "draw", "card": "mouse-3", "t": 0.5}  # type: ignore[arg-type]
+    assert GAME.judge(state, drawn).rules == ("EM-START",)  # type: ignore[arg-type]
+
+
+def test_a_first_card_that_fits_alone_is_a_play_and_the_second_makes_the_combination() -> None:
+    hands = {A: ["start-1", "teen-6", "teen-5", "teen-4", "teen-3", "teen-2"], B: ["robot-9"]}
+    state = ok(started(hands), mv(A, "play", card="start-1", pile="new", t=1.0),
+               *(mv(A, "play", card=c, pile=1, t=t) for c, t in (("teen-6", 3.0), ("teen-5", 5.0), ("teen-4", 7.0))))
+    first = GAME.interpret(state, tag(pile(1), "teen-3", 9.0))
+    assert GAME.codec.to_json(first) == {"by": A, "do": "play", "card": "teen-3", "pile": 1, "t": 9.0}  # type: ignore[arg-type]
+    state = ok(state, first)  # type: ignore[arg-type]
+    # teen-2 would fit on teen-3 alone, but put down by the same hand a moment later the two are the
+    # combination 3 + 2 (EM-ONE-CARD, EM-COMBO); seconds later it is a play of its own.
+    assert read(state, tag(pile(1), "teen-2", 9.3)) == {"by": A, "do": "play", "cards": ["teen-3", "teen-2"], "pile": 1, "t": 9.3}
+    assert read(state, tag(pile(1), "teen-2", 11.0)) == {"by": A, "do": "play", "card": "teen-2", "pile": 1, "t": 11.0}
+
+
+def button(player: str, t: float, kind: ZoneKind = CALL_BUTTON) -> Observation:
+    zone = Zone(f"{'call' if kind == CALL_BUTTON else 'out'}-{player}", kind, player=player)
+    return Observation(f"button:{zone.name}", t, ObservationKind.PRESS, zone.payload())
+
+
+def test_the_call_button_makes_the_call_the_rulebook_asks_for_now() -> None:
+    state = dealt(HANDS)
+    assert GAME.codec.to_json(GAME.interpret(state, button(A, 0.5))) == {"by": A, "do": "start", "t": 0.5}  # type: ignore[arg-type]
+    state = seven()
+    assert GAME.codec.to_json(GAME.interpret(state, button(B, 2.0))) == {"by": B, "do": "call_draw", "t": 2.0}  # type: ignore[arg-type]
+    emptied = ok(started({A: ["start-1"], B: ["robot-8", "joe-2"]}), mv(A, "play", card="start-1", pile="new", t=1.0))
+    out = GAME.interpret(emptied, button(A, 2.0))
+    assert GAME.codec.to_json(out) == {"by": A, "do": "out", "t": 2.0}  # type: ignore[arg-type]
+    assert GAME.judge(emptied, out).ok  # type: ignore[arg-type]
+    found = GAME.interpret(emptied, Observation("button:x", 2.0, ObservationKind.PRESS, pad(HAND_PAD, A).payload()))
+    assert isinstance(found, Unexplained) and found.zone == "hand-anna"
+
+
+def test_the_piles_gathered_up_once_the_round_is_over_end_it() -> None:
+    emptied = ok(started({A: ["start-1"], B: ["robot-8", "joe-2"]}), mv(A, "play", card="start-1", pile="new", t=1.0))
+    assert read(emptied, tag(pile(1), "start-1", 3.0, "depart")) is None  # still in play: nothing
+    over = ok(emptied, mv(A, "out", t=2.0))
+    assert read(over, tag(pile(1), "start-1", 3.0, "depart")) == {"do": "end_round", "t": 3.0}
+
+
+def test_the_escape_master_button_calls_it_even_falsely_so_the_verdict_refuses_it() -> None:
+    state = seven()  # ben still holds cards
+    assert GAME.codec.to_json(GAME.interpret(state, button(B, 2.0))) == {"by": B, "do": "call_draw", "t": 2.0}  # type: ignore[arg-type]
+    false_call = GAME.interpret(state, button(B, 2.0, OUT_BUTTON))
+    assert GAME.codec.to_json(false_call) == {"by": B, "do": "out", "t": 2.0}  # type: ignore[arg-type]
+    assert not GAME.judge(state, false_call).ok  # type: ignore[arg-type]
+
+
+def test_the_next_deal_starts_with_any_card_even_one_the_hand_held_last_round() -> None:
+    over = ok(started({A: ["start-1"], B: ["robot-8", "joe-2"]}), mv(A, "play", card="start-1", pile="new", t=1.0),
+              mv(A, "out", t=2.0), mv(None, "end_round", t=3.0))
+    assert over.rnd.holder("robot-8") == 1  # ben's hand as the round left it
+    assert read(over, tag(pad(HAND_PAD, B), "robot-8", 4.0)) == {"by": B, "do": "dealt", "card": "robot-8", "t": 4.0}

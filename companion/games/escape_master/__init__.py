@@ -14,6 +14,7 @@ from companion.core.nouns import Header
 from . import playout
 from .secrets import SECRETS
 from .engine import EscapeMaster
+from .sensors import EscapeMasterPlan
 
 GAME = EscapeMaster()
 
@@ -23,6 +24,8 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, ("anna", "ben", "cleo"), {}, {"dealer": "anna"}))
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
+SPEC = GameSpec(
+    game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=EscapeMasterPlan(GAME)
+)
 
 __all__ = ["GAME", "SPEC", "EscapeMaster"]

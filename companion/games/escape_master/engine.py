@@ -8,12 +8,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
-from companion.core.seen import Seen
+from companion.core.seen import PressSeen, Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from .cards import copies_of
+from companion.contract.sensors import Pending
 from .data import load_deck
 from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
@@ -106,3 +107,9 @@ class EscapeMaster(Game[State]):
 
     def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
         return table.interpret(state, seen)
+
+    def interpret_press(self, state: State, seen: PressSeen) -> Move | Unexplained | None:
+        return table.press(state, seen)
+
+    def pending(self, state: State) -> tuple[Pending, ...]:
+        return table.pending(state)

@@ -1,5 +1,5 @@
 """A real table, beyond :mod:`vision.render.perturb`: other table tops, other decks (fonts, index
-sizes, jumbo, four colours, a real deck's SVG faces, taught or not), what a webcam does to the
+sizes, jumbo, four colours, a real deck's SVG faces), what a webcam does to the
 picture, a lit phone and a glass on the table, cards laid by hand, card backs of nearly the mat's
 colour, a deep shadow, strong uncorrected barrel distortion, and over-exposure.
 
@@ -8,7 +8,6 @@ A :class:`Condition` is a :class:`~vision.render.perturb.Perturbation` with more
 - ``setup``: changes the table before anything is rendered, calibration frame included (the
   table top, the deck, how the cards were laid);
 - ``webcam``: the camera's processing, on both frames, with fresh randomness each;
-- ``teach``: the deck the table was taught (``companion camera deck``) before the trial;
 - ``detectors``: the detectors the condition means something for.
 
 The benchmark (``bench/vision.py --section robustness``) and the tests share these.
@@ -41,7 +40,6 @@ class Condition(Perturbation):
 
     setup: SceneChange | None = None
     webcam: WebcamChange | None = None
-    teach: Deck | None = None
     detectors: tuple[str, ...] = ALL
 
     def prepare(self, scene: Scene, rng: np.random.Generator) -> Scene:
@@ -174,10 +172,6 @@ REAL_TABLE: tuple[Condition, ...] = (
     Condition("deck-jumbo", "a jumbo index (16 mm font), not taught", setup=with_deck(JUMBO), detectors=CARDS),
     Condition("deck-4colour", "a four-colour deck (blue diamonds, green clubs), not taught", setup=with_deck(FOUR_COLOUR), detectors=CARDS),
     Condition("deck-svg", "a real deck's faces (cardsJS SVG), not taught", setup=with_deck(SVG), detectors=CARDS),
-    Condition("taught-serif", "the serif deck, taught with `camera deck`", setup=with_deck(SERIF), teach=SERIF, detectors=CARDS),
-    Condition("taught-4colour", "the four-colour deck, taught", setup=with_deck(FOUR_COLOUR), teach=FOUR_COLOUR, detectors=CARDS),
-    Condition("taught-jumbo", "the jumbo deck, taught", setup=with_deck(JUMBO), teach=JUMBO, detectors=CARDS),
-    Condition("taught-svg", "the real deck's faces, taught", setup=with_deck(SVG), teach=SVG, detectors=CARDS),
     Condition("bayer-sharpen", "a Bayer sensor, bilinear demosaic, then the webcam's sharpening", webcam=_bayer_sharpen),
     Condition("noise-reduced", "a Bayer sensor and strong noise reduction (colour smeared)", webcam=_noise_reduced),
     Condition("high-iso", "a dim room: 30 % of the light, made up by gain, noise reduced", webcam=high_iso),
@@ -194,7 +188,7 @@ REAL_TABLE: tuple[Condition, ...] = (
 )
 """Every real-table condition the robustness section measures, by name."""
 
-EVERYDAY = ("oak", "green-felt", "taught-svg", "bayer-sharpen", "lens-shading", "by-hand")
+EVERYDAY = ("oak", "green-felt", "bayer-sharpen", "lens-shading", "by-hand")
 """An everyday table: correct >= 90 % is the target here (where the condition applies)."""
 
 BY_NAME = {c.name: c for c in REAL_TABLE}

@@ -55,11 +55,10 @@ cube needs ~10 times the light paper needs), so smaller glints leave the pieces 
 rendered glare; a real lamp may need it lower."""
 CLIPPED_COLOUR_SHARE = 0.5
 """A coloured patch with a clipped channel (one channel at ``GLARE_LEVEL``, another well below)
-this many times a piece's top makes a zone of pieces unseen: its hue is not the piece's (an
+this many times a piece's top makes a zone unseen: its hue is not the piece's (an
 over-exposed orange cube reads yellow), or it is light given off (a phone's screen), which no
-piece or card does in a room's light. Patches touching white glare are glare's own edges."""
-CLIPPED_COLOUR_CARD_SHARE = 0.05
-"""Share of a card zone that, clipped and coloured, makes it unseen (a lit screen on it)."""
+piece or card does in a room's light (a card's inks are dark, and its paper clips white, not in
+colour). Patches touching white glare are glare's own edges."""
 COLOURED = 60
 """Least spread between a pixel's brightest and darkest channel for it to have a colour."""
 
@@ -111,8 +110,7 @@ class TableView:
         elif np.count_nonzero(self.glare[mask]) > GLARE_SHARE * n:
             return "glare"
         if self.clipped_colour is not None:
-            clipped = int(np.count_nonzero(self.clipped_colour[mask]))
-            if clipped and (zone.kind.camera.pieces or clipped > CLIPPED_COLOUR_CARD_SHARE * n):
+            if np.any(self.clipped_colour[mask]):
                 return "a colour too bright to judge (over-exposed, or a lit screen)"
         return None
 

@@ -90,3 +90,10 @@ def test_card_faces_of_other_decks_and_a_webcam_are_never_confidently_wrong(name
     assert faces.wrong == 0 and faces.total > 0, faces
     if name == "bayer-sharpen":
         assert faces.correct >= 0.9 * faces.total, faces  # the built-in deck is still read
+
+
+def test_a_lit_phone_on_an_empty_card_zone_is_not_a_card() -> None:
+    """Seed 5 lays the phone over the empty pile-2: its screen is under 1.6 cards (not a big new
+    patch) and only its icons are clipped, yet it must not read as a card there."""
+    outcome = run_trial("occupancy", BY_NAME["phone"], [5]).outcome("zone states")
+    assert outcome.wrong == 0 and outcome.unsure >= 1, outcome

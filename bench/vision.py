@@ -7,14 +7,16 @@ mostly under the hand are not scored: no camera sees through a hand, and the sta
 waits for it to pass. Rendering is not timed.
 
     .venv/bin/python bench/vision.py [--scenes 50] [--levels easy middle hard] [--threads 1] [--json]
-    .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick]
+    .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick] [--conditions oak phone ...]
 
 The robustness section shows the same tables in a real room (vision/render/perturb.py: light that
 changed colour after calibration, shadows, glare, blur, noise, JPEG, lens distortion, a bumped
-camera, a resting hand, clutter) through the whole per-frame pipeline (white reference, unseen
-zones, detectors; vision/render/robustness.py) and counts, per detector and perturbation, views
-that are correct, unsure (the camera says it cannot see) and wrong-but-confident. Its times per
-frame include the MJPG decode and a full marker search.
+camera, a resting hand, clutter) and at a real table (vision/render/conditions.py: other table
+tops and decks, a webcam's processing, a lit phone, a glass, cards laid by hand) through the
+whole per-frame pipeline (white reference, unseen zones, detectors; vision/render/robustness.py)
+and counts, per detector and perturbation, views that are correct, unsure (the camera says it
+cannot see) and wrong-but-confident. Its times per frame include the MJPG decode and a full
+marker search.
 
 Targets (DESIGN.md): >= 99.5% correct zone states, cube colours and pawn squares at the middle
 level; < 25 ms per frame. Card faces are reported as measured (docs/vision.md says on what).

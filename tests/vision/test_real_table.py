@@ -89,7 +89,7 @@ def test_card_faces_of_other_decks_and_a_webcam_are_never_confidently_wrong(name
     faces = trial.outcome("card faces")
     assert faces.wrong == 0 and faces.total > 0, faces
     if name == "bayer-sharpen":
-        assert faces.correct >= 0.9 * faces.total, faces  # the built-in deck is still read
+        assert faces.correct >= 0.8 * faces.total, faces  # the built-in deck is still mostly read
 
 
 def test_a_lit_phone_on_an_empty_card_zone_is_not_a_card() -> None:

@@ -24,6 +24,9 @@ from vision.frame import FloatArray, Image
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
 RANK_MARGIN = 0.1
 """A rank is named only when it matches this much better than the next best rank."""
+SUIT_MARGIN = 0.008
+"""How much better a suit's template must match than the other suit of its colour to confirm a
+suit named at the outline's looser limits (vision/detectors/suits.py)."""
 INK_OF_PAPER = 0.62
 """A pixel is ink when its darkest channel is below this share of the paper's."""
 
@@ -172,12 +175,15 @@ class GlyphTemplates:
         """The suit of ``ink`` (one suit's darkness) among ``candidates`` (the suits of its
         colour), by its shape (vision/detectors/suits.py): (suit or None when not sure, how well
         it matches that suit's template, compared centred at the rank's blur)."""
+        probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
+        scores = {t.name: float(t.patterns[blur].ravel() @ probe) for t in self.suit_windows if t.name in candidates}
         name = suit_by_shape(ink, candidates)
         if name is None:
-            return None, 0.0
-        probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
-        template = next(t for t in self.suit_windows if t.name == name)
-        return name, float(template.patterns[blur].ravel() @ probe)
+            # at the looser limits, only where the template also prefers it by SUIT_MARGIN
+            name = suit_by_shape(ink, candidates, loose=True)
+            if name is None or any(scores[name] - v < SUIT_MARGIN for other, v in scores.items() if other != name):
+                return None, 0.0
+        return name, scores[name]
 
 
 def read_deck_file(path: Path) -> dict[str, Any]:

@@ -97,3 +97,12 @@ def test_a_lit_phone_on_an_empty_card_zone_is_not_a_card() -> None:
     patch) and only its icons are clipped, yet it must not read as a card there."""
     outcome = run_trial("occupancy", BY_NAME["phone"], [5]).outcome("zone states")
     assert outcome.wrong == 0 and outcome.unsure >= 1, outcome
+
+
+def test_card_faces_in_a_living_room_are_never_confidently_wrong() -> None:
+    """Partial white balance, a light gradient, 1 px blur, noise and JPEG 70: the outline's
+    measures alone named spades and clubs wrong here; the template must agree at their edges."""
+    from vision.render.perturb import BY_NAME as ROOMS
+
+    faces = run_trial("cards", ROOMS["living-room"], range(2)).outcome("card faces")
+    assert faces.wrong == 0 and faces.correct >= 0.8 * faces.total, faces

@@ -7,13 +7,25 @@ PYTEST_ARGS ?=
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: demo test typecheck bench venv clean browser broker mpy pi
+.PHONY: demo test typecheck bench venv clean browser broker mpy pi decks
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
+	-$(MAKE) --no-print-directory decks
 	touch $(STAMP)
+
+# A real deck's faces for the vision tests and bench (vision/render/decks.py): cardsJS's SVG cards
+# (Vectorized Playing Cards 1.3, LGPL-3.0; the package's code is MIT), fetched from npm into the
+# venv, never shipped or imported at run time. Without npm the SVG deck's rows say they did not run.
+DECK := cardsJS@1.1.1
+decks:
+	@if [ -f $(VENV)/decks/cardsJS/cards/QS.svg ]; then exit 0; fi; \
+	if ! command -v npm >/dev/null; then echo "npm is missing: the SVG deck is not installed (make decks)"; exit 1; fi; \
+	mkdir -p $(VENV)/decks && cd $(VENV)/decks && npm pack --silent $(DECK) >/dev/null && \
+	rm -rf cardsJS && mkdir cardsJS && tar xzf cardsJS-*.tgz -C cardsJS --strip-components=1 && rm cardsJS-*.tgz && \
+	echo "SVG deck installed in $(VENV)/decks/cardsJS/cards"
 
 venv: $(STAMP)
 

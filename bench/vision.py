@@ -7,14 +7,16 @@ mostly under the hand are not scored: no camera sees through a hand, and the sta
 waits for it to pass. Rendering is not timed.
 
     .venv/bin/python bench/vision.py [--scenes 50] [--levels easy middle hard] [--threads 1] [--json]
-    .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick]
+    .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick] [--conditions oak phone ...]
 
 The robustness section shows the same tables in a real room (vision/render/perturb.py: light that
 changed colour after calibration, shadows, glare, blur, noise, JPEG, lens distortion, a bumped
-camera, a resting hand, clutter) through the whole per-frame pipeline (white reference, unseen
-zones, detectors; vision/render/robustness.py) and counts, per detector and perturbation, views
-that are correct, unsure (the camera says it cannot see) and wrong-but-confident. Its times per
-frame include the MJPG decode and a full marker search.
+camera, a resting hand, clutter) and at a real table (vision/render/conditions.py: other table
+tops and decks, a webcam's processing, a lit phone, a glass, cards laid by hand) through the
+whole per-frame pipeline (white reference, unseen zones, detectors; vision/render/robustness.py)
+and counts, per detector and perturbation, views that are correct, unsure (the camera says it
+cannot see) and wrong-but-confident. Its times per frame include the MJPG decode and a full
+marker search.
 
 Targets (DESIGN.md): >= 99.5% correct zone states, cube colours and pawn squares at the middle
 level; < 25 ms per frame. Card faces are reported as measured (docs/vision.md says on what).
@@ -48,7 +50,8 @@ from vision.detectors.occupancy import OccupancyDetector
 from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
 from vision.render.camera import render
-from vision.render.perturb import PERTURBATIONS
+from vision.render.conditions import EVERYDAY, REAL_TABLE, Condition
+from vision.render.perturb import PERTURBATIONS, Perturbation
 from vision.render.robustness import run_trial
 from vision.render.scene import Scene
 from vision.render.scenes import LEVELS, make_scene
@@ -60,6 +63,8 @@ WRONG_AT_MOST = 0.01
 ROBUST_CORRECT = 0.95
 ROBUST_TARGETS = ("wb-partial", "shadow-35", "glare-4", "jpeg-50", "bump-2px")
 """Perturbations under which zones, cubes, pawns and pyramid occupancy must be >= 95 % correct."""
+EVERYDAY_CORRECT = 0.90
+"""On an everyday table (vision/render/conditions.py EVERYDAY) every measure, card faces included."""
 
 
 @dataclass
@@ -229,7 +234,7 @@ def print_table(rows: list[Row], args: argparse.Namespace) -> None:
           f" 95th percentile over all frames {p95:.2f} ms wall.")
 
 
-def run_robustness(kinds: list[str], scenes: int) -> bool:
+def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None) -> bool:
     """Print the robustness table; True when every target is met."""
     print(f"Robustness: {scenes} scenes per detector (easy level, seeds 0..{scenes - 1}), each perturbation applied after the table")
     print("was set up on its clean frame; every frame MJPG-compressed (JPEG q90) as a USB camera sends it.")
@@ -237,15 +242,25 @@ def run_robustness(kinds: list[str], scenes: int) -> bool:
     print("reference, unseen zones and the detector; total = all three.")
     print()
     head = (
-        f"{'detector':<10} {'perturbation':<13} {'measure':<15} {'n':>5} {'correct':>8} {'unsure':>7} {'wrong':>7}"
+        f"{'detector':<10} {'perturbation':<15} {'measure':<15} {'n':>5} {'correct':>8} {'unsure':>7} {'wrong':>7}"
         f"  {'decode':>6} {'search':>6} {'frame':>6} {'total':>6}"
     )
     print(head)
     print("-" * len(head))
     ok = True
     worst_total = 0.0
+    conditions: list[Perturbation] = [*PERTURBATIONS, *REAL_TABLE]
+    if names:
+        conditions = [p for p in conditions if p.name in names]
+    missing_svg = False
     for kind in kinds:
-        for p in PERTURBATIONS:
+        for p in conditions:
+            if isinstance(p, Condition) and kind not in p.detectors:
+                continue
+            if isinstance(p, Condition) and "svg" in p.name and not _svg_installed():
+                missing_svg = True
+                print(f"{kind:<10} {p.name:<15} (the SVG deck is not installed: make decks)")
+                continue
             trial = run_trial(kind, p, range(scenes))
             dec = statistics.median(trial.decode_ms) if trial.decode_ms else float("nan")
             sea = statistics.median(trial.search_ms) if trial.search_ms else float("nan")
@@ -260,22 +275,36 @@ def run_robustness(kinds: list[str], scenes: int) -> bool:
                 if p.name in ROBUST_TARGETS and name != "card faces" and o.share("correct") < ROBUST_CORRECT:
                     marks.append("CORRECT < 95%")
                     ok = False
+                if p.name in EVERYDAY and o.share("correct") < EVERYDAY_CORRECT:
+                    marks.append("CORRECT < 90%")
+                    ok = False
                 times = f"  {dec:6.1f} {sea:6.1f} {frm:6.1f} {dec + sea + frm:6.1f}" if first else ""
                 print(
-                    f"{kind if first else '':<10} {p.name if first else '':<13} {name:<15} {o.total:>5} {100 * o.share('correct'):7.1f}%"
+                    f"{kind if first else '':<10} {p.name if first else '':<15} {name:<15} {o.total:>5} {100 * o.share('correct'):7.1f}%"
                     f" {100 * o.share('unsure'):6.1f}% {100 * o.share('wrong'):6.1f}%{times}{'  ' + ', '.join(marks) if marks else ''}"
                 )
                 first = False
             if trial.setup_failed:
-                print(f"{'':<10} {'':<13} (the table could not be calibrated in {trial.setup_failed} scenes: all its zones counted unsure)")
+                print(f"{'':<10} {'':<15} (the table could not be calibrated in {trial.setup_failed} scenes: all its zones counted unsure)")
+            sys.stdout.flush()
     print()
     print("targets: wrong-but-confident <= 1 % for every detector and perturbation; zones, cubes, pawns and pyramid")
-    print(f"occupancy >= 95 % correct under {', '.join(ROBUST_TARGETS)}.  slowest median total {worst_total:.1f} ms per frame.")
+    print(f"occupancy >= 95 % correct under {', '.join(ROBUST_TARGETS)}; every measure >= 90 % correct on an everyday")
+    print(f"table ({', '.join(EVERYDAY)}).  slowest median total {worst_total:.1f} ms per frame.")
     print("perturbations:")
-    for p in PERTURBATIONS:
-        print(f"  {p.name:<13} {p.description}")
+    for p in conditions:
+        print(f"  {p.name:<15} {p.description}")
+    if missing_svg:
+        print("the SVG deck's rows were not run: `make decks` installs it (npm), cairosvg draws it (the test extra)")
+        ok = False
     print("all targets met" if ok else "some targets NOT met (marked above)")
     return ok
+
+
+def _svg_installed() -> bool:
+    from vision.render.decks import svg_deck
+
+    return svg_deck() is not None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -288,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--section", choices=["accuracy", "robustness", "all"], help="default: all (accuracy only with --json)")
     parser.add_argument("--robust-scenes", type=int, default=12, help="scenes per detector in the robustness section (default 12)")
     parser.add_argument("--quick", action="store_true", help="10 scenes per level, 4 per robustness row: a minute or so")
+    parser.add_argument("--conditions", nargs="+", help="robustness rows to run, by name (default: all)")
     args = parser.parse_args(argv)
     if args.section is None:
         args.section = "accuracy" if args.json else "all"
@@ -298,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(args.threads)
     robust_ok = True
     if args.section in ("robustness", "all"):
-        robust_ok = run_robustness(args.detectors, args.robust_scenes)
+        robust_ok = run_robustness(args.detectors, args.robust_scenes, args.conditions)
         if args.section == "robustness":
             return 0 if robust_ok else 1
         print()

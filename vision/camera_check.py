@@ -9,7 +9,9 @@ From one frame of the table (markers in view) it measures:
 - **exposure**: the white paper's level, how much of it is clipped, and how high black sits;
 - **white balance**: the colour cast the white reference corrects each frame;
 - **glare**: clipped white on the table;
-- **mat**: that the bare mat is a clear colour (not white or grey).
+- **mat**: that the bare mat is a clear colour (not white or grey);
+- **table colour**: that the bare mat is not itself the colour of a cube (a green cube on green
+  baize cannot be seen: every cube zone would be unseen).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError, MarkerLayout, calibrate
+from vision.colours import CUBE_COLOURS, ColourRange, hidden_by_surface
 from vision.frame import Image
 from vision.lighting import TableLight
 from vision.visibility import VisibilityMap
@@ -93,7 +96,7 @@ def edge_sigma(gray: Image, centre: tuple[float, float], side_px: float) -> floa
     return math.sqrt(max(0.0, (contrast / (slope * math.sqrt(2 * math.pi))) ** 2 - 0.7**2))
 
 
-def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07) -> CameraCheck:
+def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07, cube_colours: tuple[ColourRange, ...] = CUBE_COLOURS) -> CameraCheck:
     """Measure ``image`` of the table whose markers are ``layout``; see the module docstring."""
     try:
         cal = calibrate(image, layout)
@@ -159,4 +162,11 @@ def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07) 
         items.append(CheckItem("mat", False, measured, "use a coloured mat (not white, grey or black): cards are told from the mat by colour"))
     else:
         items.append(CheckItem("mat", True, measured))
+    hidden = hidden_by_surface(cal2.mat_chroma, cube_colours)
+    if hidden:
+        what = " and ".join(hidden)
+        fix = f"cube zones will be unseen: lay a mat that is not {what} (no need if no cubes are played here)"
+        items.append(CheckItem("table colour", False, f"the bare mat is the colour of {what} cubes", fix))
+    else:
+        items.append(CheckItem("table colour", True, "no cube colour is the mat's"))
     return CameraCheck(tuple(items))

@@ -88,7 +88,7 @@ def check(args: argparse.Namespace) -> int:
         raise ConfigError(f"camera check: {spec} gave no picture")
     w, h = frame.size
     print(f"{spec}: {w}x{h}, frame {frame.index + 1}")
-    result = check_frame(frame.image, settings.markers, settings.mat_distance)
+    result = check_frame(frame.image, settings.markers, settings.mat_distance, settings.cube_colours)
     for line in result.report():
         print(line)
     print("the camera is ready" if result.ok else "fix the lines marked FIX, then run this again (docs/vision.md, 'Setting up the camera')")

@@ -47,3 +47,42 @@ def test_templates_from_a_folder(tmp_path: Path) -> None:
     (tmp_path / "suit-C.png").unlink()
     with pytest.raises(ConfigError, match="suit-C.png"):
         GlyphTemplates.from_directory(tmp_path)
+
+
+def _deck_corner(face: str, deck: object, s: float = 3.0) -> np.ndarray:
+    from vision.render.decks import Deck, deck_card_picture
+
+    assert isinstance(deck, Deck)
+    picture, _ = deck_card_picture(face, (150, 60, 40), 63.0, 88.0, s, deck)
+    out = np.empty((int(34 * s), int(24 * s), 3), np.uint8)
+    out[:] = (120, 48, 105)
+    pad = int(2 * s)
+    out[pad:, pad:] = picture[: out.shape[0] - pad, : out.shape[1] - pad]
+    return out
+
+
+def test_a_four_colour_deck_is_unknown_untaught_and_read_once_its_inks_are_taught(tmp_path: Path) -> None:
+    """A blue diamond is neither black nor red: the built-in deck names no suit for it, and a
+    folder whose deck.json gives each suit's ink (as ``companion camera deck`` is to write it)
+    reads blue diamonds and green clubs."""
+    import json
+
+    from vision.detectors.suits import PAPER_BGR, absorbance
+    from vision.render.decks import FOUR_COLOUR
+
+    builtin = GlyphTemplates.builtin()
+    for face in ("7D", "QC"):
+        read = read_index(_deck_corner(face, FOUR_COLOUR), 3.0, (-2.0, -2.0), builtin, 0.5)
+        assert read.found and read.face is None, (face, read)
+    for rank in RANKS:
+        cv2.imwrite(str(tmp_path / f"rank-{rank}.png"), glyph_image("rank", rank))
+    for suit in SUITS:
+        cv2.imwrite(str(tmp_path / f"suit-{suit}.png"), glyph_image("suit", suit))
+    inks = {suit: absorbance(FOUR_COLOUR.ink(suit), PAPER_BGR) for suit in SUITS}
+    (tmp_path / "deck.json").write_text(json.dumps({"inks": inks}))
+    taught = GlyphTemplates.from_directory(tmp_path)
+    for face in ("7D", "QC", "AS", "10H"):
+        assert read_index(_deck_corner(face, FOUR_COLOUR), 3.0, (-2.0, -2.0), taught, 0.5).face == face
+    (tmp_path / "deck.json").write_text(json.dumps({"inks": {"S": [1, 0, 0]}}))
+    with pytest.raises(ConfigError, match="deck.json"):
+        GlyphTemplates.from_directory(tmp_path)

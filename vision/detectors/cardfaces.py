@@ -8,22 +8,25 @@ templates by normalised correlation (red or black from the ink's colour).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
 from companion.core.errors import ConfigError
-from vision.detectors.glyphs import RANKS, RED_SUITS, SUITS, glyph_image
+from vision.detectors.glyphs import RANKS, SUITS, glyph_image
+from vision.detectors.suits import BUILTIN_INKS, Ink, absorbance, suit_by_shape, suits_of_ink
 from vision.frame import FloatArray, Image
 
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
 RANK_MARGIN = 0.1
 """A rank is named only when it matches this much better than the next best rank."""
 SUIT_MARGIN = 0.008
-"""A suit is named only when it matches this much better than the other suit of its colour
-(spade or club, heart or diamond); measured on rendered frames, no wrong read was that sure."""
+"""How much better a suit's template must match than the other suit of its colour to confirm a
+suit named at the outline's looser limits (vision/detectors/suits.py)."""
 INK_OF_PAPER = 0.62
 """A pixel is ink when its darkest channel is below this share of the paper's."""
 
@@ -101,6 +104,8 @@ class GlyphTemplates:
     rank_mm: float = 9.2
     """Height of the rank's ink (the built-in glyphs: a 12 mm font)."""
     suit_mm: float = 7.9
+    inks: tuple[tuple[str, Ink], ...] = BUILTIN_INKS
+    """Each suit's ink (vision/detectors/suits.py): a taught deck's own colours."""
 
     @classmethod
     def builtin(cls) -> "GlyphTemplates":
@@ -118,9 +123,11 @@ class GlyphTemplates:
         return suits, windows
 
     @classmethod
-    def from_directory(cls, folder: str | Path, rank_mm: float = 9.2, suit_mm: float = 7.9) -> "GlyphTemplates":
+    def from_directory(cls, folder: str | Path, rank_mm: float | None = None, suit_mm: float | None = None) -> "GlyphTemplates":
         """Templates cut from a real deck: ``rank-A.png`` ... ``rank-K.png``, ``suit-S.png`` ...
-        ``suit-C.png``, each one glyph, dark on light, cropped tight."""
+        ``suit-C.png``, each one glyph, dark on light, cropped tight; and, when the folder has one
+        (``companion camera deck`` writes it), ``deck.json``: the index sizes and the suits' inks.
+        ``rank_mm`` and ``suit_mm`` given here win over the file's."""
         base = Path(folder)
 
         def load(name: str) -> Image:
@@ -130,9 +137,16 @@ class GlyphTemplates:
                 raise ConfigError(f"camera.card_templates: cannot read {path} (need rank-A.png ... rank-K.png, suit-S.png ... suit-C.png)")
             return np.asarray(img, np.uint8)
 
+        facts = read_deck_file(base / "deck.json")
+        rank = rank_mm if rank_mm is not None else float(facts.get("rank_mm", cls.rank_mm))
+        suit = suit_mm if suit_mm is not None else float(facts.get("suit_mm", cls.suit_mm))
+        inks = BUILTIN_INKS
+        if "inks" in facts:
+            raw = facts["inks"]
+            inks = tuple((s, (float(raw[s][0]), float(raw[s][1]), float(raw[s][2]))) for s in SUITS)
         ranks = tuple(_template(r, load(f"rank-{r}")) for r in RANKS)
-        suits, windows = cls._suit_sets({s: load(f"suit-{s}") for s in SUITS}, rank_mm, suit_mm)
-        return cls(ranks, suits, windows, rank_mm, suit_mm)
+        suits, windows = cls._suit_sets({s: load(f"suit-{s}") for s in SUITS}, rank, suit)
+        return cls(ranks, suits, windows, rank, suit, inks)
 
     def _bank(self, options: tuple[Template, ...]) -> tuple[FloatArray, FloatArray]:
         """(patterns as rows, aspects) for a set of templates, built once."""
@@ -157,14 +171,34 @@ class GlyphTemplates:
         margin = float(scores[k] - np.max(np.delete(scores[:n], k)))
         return self.ranks[k].name, float(scores[k]), int(matches[k].argmax()), float(scores[n:].max()), margin
 
-    def suit_in_window(self, ink: FloatArray, px_per_mm: float, red: bool, blur: int) -> tuple[str, float, float]:
-        """The suit of ``ink`` (one suit's darkness), compared centred, at the rank's blur:
-        (suit, score, how far ahead of the other suit of that colour)."""
-        options = tuple(t for t in self.suit_windows if (t.name in RED_SUITS) == red)
+    def suit(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> tuple[str | None, float]:
+        """The suit of ``ink`` (one suit's darkness) among ``candidates`` (the suits of its
+        colour), by its shape (vision/detectors/suits.py): (suit or None when not sure, how well
+        it matches that suit's template, compared centred at the rank's blur)."""
         probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
-        scores = [float(t.patterns[blur].ravel() @ probe) for t in options]
-        k = int(np.argmax(scores))
-        return options[k].name, scores[k], scores[k] - max(v for i, v in enumerate(scores) if i != k)
+        scores = {t.name: float(t.patterns[blur].ravel() @ probe) for t in self.suit_windows if t.name in candidates}
+        name = suit_by_shape(ink, candidates)
+        if name is None:
+            # at the looser limits, only where the template also prefers it by SUIT_MARGIN
+            name = suit_by_shape(ink, candidates, loose=True)
+            if name is None or any(scores[name] - v < SUIT_MARGIN for other, v in scores.items() if other != name):
+                return None, 0.0
+        return name, scores[name]
+
+
+def read_deck_file(path: Path) -> dict[str, Any]:
+    """A taught deck's facts (``deck.json``), or nothing when the folder has none."""
+    if not path.is_file():
+        return {}
+    try:
+        raw = json.loads(path.read_text())
+        if not isinstance(raw, dict):
+            raise ValueError("not a table")
+        if "inks" in raw and not all(isinstance(raw["inks"].get(s), list) and len(raw["inks"][s]) == 3 for s in SUITS):
+            raise ValueError("inks must give [b, g, r] for S, H, D and C")
+        return raw
+    except (OSError, ValueError, AttributeError) as exc:
+        raise ConfigError(f"camera.card_templates: {path} is not a deck written by `companion camera deck` ({exc})") from exc
 
 
 @dataclass(frozen=True)
@@ -283,12 +317,13 @@ def _read_pair(
     x0, x1 = max(0, suit.x - pad), min(labels.shape[1], suit.x + suit.w + pad)
     suit_mask = (labels[y0:y1, x0:x1] == suit.label).astype(np.uint8)
     near = cv2.dilate(suit_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pad | 1, pad | 1)))
-    red = _is_red(corner, labels, [*group, suit], paper)
-    suit_name, suit_score, suit_margin = templates.suit_in_window(darkness[y0:y1, x0:x1] * near, s, red, blur)
+    candidates = suits_of_ink(_ink(corner, labels, [*group, suit], paper), dict(templates.inks))
+    if not candidates:
+        return IndexRead(True, None, rank_score)  # an ink of no colour this deck prints
+    suit_name, suit_score = templates.suit(darkness[y0:y1, x0:x1] * near, s, candidates, blur)
     score = min(rank_score, suit_score)
-    # at ~3 px per mm a blurred spade and club differ by a hair: too close to call is unknown
-    sure = score >= min_score and suit_margin >= SUIT_MARGIN and rank_margin >= RANK_MARGIN
-    return IndexRead(True, rank_name + suit_name if sure else None, score)
+    sure = score >= min_score and suit_name is not None and rank_margin >= RANK_MARGIN
+    return IndexRead(True, rank_name + str(suit_name) if sure else None, score)
 
 
 def _member(labels: np.ndarray, ids: list[int]) -> np.ndarray:
@@ -301,20 +336,20 @@ def _overlap(a: int, la: int, b: int, lb: int) -> int:
     return max(0, min(a + la, b + lb) - max(a, b))
 
 
-def _is_red(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> bool:
-    """Red ink when, over the marks' pixels, red stands well above green and blue, each channel
-    taken relative to the card's own paper round the marks (a tinted light or shadow on this card
-    tints its paper as much as its ink)."""
+def _ink(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> Ink | None:
+    """The marks' ink as absorbance (vision/detectors/suits.py), each channel taken relative to
+    the card's own paper round the marks (a tinted light or shadow on this card tints its paper
+    as much as its ink)."""
     ids = [m.label for m in marks]
     x0, y0 = min(m.x for m in marks), min(m.y for m in marks)
     x1, y1 = max(m.x + m.w for m in marks), max(m.y + m.h for m in marks)
     inside = _member(labels[y0:y1, x0:x1], ids)
     if not inside.any():
-        return False
+        return None
     box = corner[y0:y1, x0:x1]
     mean_b, mean_g, mean_r, _ = cv2.mean(box, inside.astype(np.uint8))
     blank = (labels[y0:y1, x0:x1] == 0).astype(np.uint8)
     if int(blank.sum()) < 8:
-        return mean_r - (mean_b + mean_g) / 2 > 0.18 * paper
-    paper_b, paper_g, paper_r, _ = (max(v, 1.0) for v in cv2.mean(box, blank))
-    return mean_r / paper_r - (mean_b / paper_b + mean_g / paper_g) / 2 > 0.18
+        return absorbance((mean_b, mean_g, mean_r), (paper, paper, paper))
+    paper_b, paper_g, paper_r, _ = cv2.mean(box, blank)
+    return absorbance((mean_b, mean_g, mean_r), (paper_b, paper_g, paper_r))

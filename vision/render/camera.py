@@ -26,7 +26,12 @@ def image_from_table(scene: Scene) -> FloatArray:
 
 def draw_table(scene: Scene, s: float = CANVAS_PX_PER_MM) -> tuple[Canvas, Image]:
     canvas = Canvas.around(scene.layout, s)
-    img = draw_mat(canvas, scene.mat_bgr)
+    if scene.surface is None:
+        img = draw_mat(canvas, scene.mat_bgr)
+    else:
+        from vision.render.surfaces import draw_surface
+
+        img = draw_surface(canvas.height, canvas.width, s, scene.surface)
     draw_markers(canvas, img, scene.layout, scene.hidden_markers)
     draw_tiles(canvas, img, scene.tiles)
     for card in scene.cards:

@@ -127,7 +127,12 @@ def draw_tiles(canvas: Canvas, img: Image, tiles: Sequence[TileItem]) -> None:
 
 def draw_card(canvas: Canvas, img: Image, card: CardItem) -> None:
     w_mm, h_mm = card.size
-    pic, alpha = card_picture(card.face, card.back, w_mm, h_mm, canvas.s)
+    if card.deck is None:
+        pic, alpha = card_picture(card.face, card.back, w_mm, h_mm, canvas.s)
+    else:
+        from vision.render.decks import deck_card_picture
+
+        pic, alpha = deck_card_picture(card.face, card.back, w_mm, h_mm, canvas.s, card.deck)
     h, w = alpha.shape
     (cx, cy), = canvas.px([card.centre])
     m = cv2.getRotationMatrix2D((w / 2, h / 2), card.angle, 1.0)

@@ -14,7 +14,7 @@ Shared by ``bench/vision.py`` (its robustness section) and the tests.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -121,8 +121,15 @@ def decode(data: bytes) -> Image:
     return np.asarray(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), np.uint8)
 
 
-def run_trial(kind: str, perturbation: Perturbation, seeds: Sequence[int], level: str = "easy") -> Trial:
-    """Score ``perturbation`` on the scenes ``seeds`` of ``kind`` (see the module docstring)."""
+def run_trial(
+    kind: str,
+    perturbation: Perturbation,
+    seeds: Sequence[int],
+    level: str = "easy",
+    configure: Callable[[VisionSettings], VisionSettings] | None = None,
+) -> Trial:
+    """Score ``perturbation`` on the scenes ``seeds`` of ``kind`` (see the module docstring);
+    ``configure`` changes the table's settings (a taught deck's templates)."""
     trial = Trial()
     for seed in seeds:
         scene = make_scene(kind, seed, level)
@@ -130,6 +137,8 @@ def run_trial(kind: str, perturbation: Perturbation, seeds: Sequence[int], level
         clean, test = perturbation.frames(scene, render, rng)
         clean = decode(mjpg(clean))
         settings = VisionSettings(markers=scene.layout)
+        if configure is not None:
+            settings = configure(settings)
         players = {c: c for c in PAWN_COLOURS}  # as a table's config maps each player's pawn
         pipeline = VisionPipeline(RenderedSource([(scene, 1.0)]), scene.zones, settings, players)
         try:

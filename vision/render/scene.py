@@ -10,8 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from typing import TYPE_CHECKING
+
 from companion.core import JsonValue, Zone
 from vision.calibration import MarkerLayout
+
+if TYPE_CHECKING:
+    from vision.render.decks import Deck
+    from vision.render.surfaces import Surface
 
 Point = tuple[float, float]
 
@@ -29,6 +35,8 @@ class CardItem:
     angle: float = 0.0
     back: tuple[int, int, int] = (150, 60, 40)
     size: tuple[float, float] = (CARD_W_MM, CARD_H_MM)
+    deck: Deck | None = None
+    """The deck it is from (:mod:`vision.render.decks`); None: the renderer's own faces."""
 
 
 @dataclass(frozen=True)
@@ -120,3 +128,5 @@ class Scene:
     hidden_markers: tuple[int, ...] = ()
     """Markers covered (by a book, a cup): drawn as bare mat, for calibration failure tests."""
     truth: Truth = Truth({})
+    surface: Surface | None = None
+    """The table top (:mod:`vision.render.surfaces`); None: a plain mat of ``mat_bgr``."""

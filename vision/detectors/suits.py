@@ -1,0 +1,188 @@
+"""Which suit an index shows: its ink's colour first, then its shape, each only when sure.
+
+**Colour.** An ink is described by how much of each channel it takes away from the card's own
+paper (its absorbance, ``1 - ink / paper`` per channel), scaled to sum to 1: black takes all
+three alike (neutral), red takes blue and green, a four-colour deck's blue diamonds take red and
+green. Blur mixes ink with paper and a tinted light tints both, but neither turns this direction.
+Each suit has its ink (the built-in deck: black spades and clubs, red hearts and diamonds; a
+taught deck: measured from its own cards); suits whose inks are alike form a colour. Black is
+told from a colour by how far the ink is from neutral, colours from each other by their
+direction from neutral; the colour named must fit clearly better than any other, else the suit
+is unknown: a green club of a four-colour deck is not forced into black or red.
+
+**Shape.** Within a colour of two suits the suit is told by two measures of its outline that
+camera processing does not turn over and that every deck shares, rather than by templates of one
+deck's shapes (untaught templates named a serif spade a club, and a webcam's sharpening did the
+same to the built-in deck's spades):
+
+- *top*: the ink's width just below its top (6 to 16 % of its height down) over its greatest
+  width. A spade and a diamond come to a point there; a club's top leaf and a heart's two lobes
+  are round and wide.
+- *fill*: the ink's pixels over its convex hull's area. A club's three leaves leave notches
+  between them; a spade's outline is nearly convex. (Pixels against the hull of their centres:
+  above 1 for a convex shape; the corner is always resampled at the same scale, so the bias is
+  constant.)
+
+Heart or diamond: top at least ``HEART_TOP``, or at most ``DIAMOND_TOP``. Spade or club: both
+measures must agree, at either of two pairs of limits each (a spade: ``SHARP_SPADE_*`` or
+``SPADE_*``; a club: ``ROUND_*`` or ``CLUB_*``), because fill falls as the picture sharpens (a
+sharp spade's is 0.99) and top rises with blur and noise (a spade under the living-room
+perturbation reaches 0.42). Looser limits (``LOOSE_*``: a top under 0.29 is a spade, over 0.38
+a club; in between fill 1.02 and over, or 1.0 and under) name the suit only where the deck's
+template agrees (vision/detectors/cardfaces.py). Otherwise it is unknown. The limits were set on rendered corners
+through the pipeline (the built-in deck, a serif and a small-index deck, a real deck's SVG faces;
+Bayer demosaic and sharpening, noise reduction, high ISO, glare, JPEG q50, a 35 % shadow,
+uncorrected barrel distortion, the living-room perturbation, noise sigma 8, blur 2.5 px; one or
+two scenes each, seeds 0 and 1 of the benchmark's, so the benchmark's rows share some of their
+scenes with this; 2,044 spades and clubs, none named wrong at these limits, 1,407 named;
+1,532 hearts and diamonds: hearts 0.73 and over, diamonds 0.46 and under).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import cv2
+import numpy as np
+
+from vision.detectors.glyphs import INK_BLACK, INK_RED
+from vision.frame import FloatArray
+
+Ink = tuple[float, float, float]
+PAPER_BGR = (236.0, 240.0, 242.0)
+"""The renderer's paper, which the built-in inks are measured against."""
+INK_APART = 0.1
+"""A coloured ink's colour must fit this much better (cosine) than the next colour."""
+SAME_INK = 0.05
+"""Suits whose inks are closer than this are one colour (a two-colour deck's spades and clubs)."""
+
+
+def absorbance(ink_bgr: Sequence[float], paper_bgr: Sequence[float]) -> Ink | None:
+    """The ink's direction of absorbance (sums to 1), or None when it takes nothing away."""
+    a = np.clip(1.0 - np.asarray(ink_bgr, np.float64) / np.maximum(np.asarray(paper_bgr, np.float64), 1.0), 0.0, 1.0)
+    total = float(a.sum())
+    if total < 0.15:
+        return None
+    return float(a[0] / total), float(a[1] / total), float(a[2] / total)
+
+
+def _of(bgr: tuple[int, int, int]) -> Ink:
+    got = absorbance(bgr, PAPER_BGR)
+    assert got is not None
+    return got
+
+
+BUILTIN_INKS: tuple[tuple[str, Ink], ...] = (("S", _of(INK_BLACK)), ("H", _of(INK_RED)), ("D", _of(INK_RED)), ("C", _of(INK_BLACK)))
+
+
+NEUTRAL = np.full(3, 1.0 / 3.0)
+BLACK_PURITY = 0.04
+"""An ink whose absorbance is within this of neutral is black (or grey: black ink blurred)."""
+COLOUR_PURITY = 0.07
+"""An ink this far from neutral has a colour; in between it is not sure which. The camera's
+noise reduction smears colour into the paper round a stroke, so a red stroke's purity falls
+from about 0.28 to 0.13, but its direction (hue) stays."""
+HUE_NEAR = 0.9
+"""Least cosine between a coloured ink's direction and its colour's."""
+
+
+def colours(inks: Mapping[str, Ink]) -> list[tuple[Ink, tuple[str, ...]]]:
+    """The deck's colours: (ink, the suits printed in it)."""
+    out: list[tuple[Ink, list[str]]] = []
+    for suit, ink in inks.items():
+        for known, suits in out:
+            if float(np.linalg.norm(np.subtract(known, ink))) < SAME_INK:
+                suits.append(suit)
+                break
+        else:
+            out.append((ink, [suit]))
+    return [(ink, tuple(suits)) for ink, suits in out]
+
+
+def suits_of_ink(measured: Ink | None, inks: Mapping[str, Ink]) -> tuple[str, ...]:
+    """The suits the measured ink can be (empty: not sure of its colour). Black against a
+    coloured ink is told by purity; coloured inks by their direction from neutral (hue)."""
+    if measured is None:
+        return ()
+    v = np.asarray(measured) - NEUTRAL
+    purity = float(np.linalg.norm(v))
+    blacks = [suits for ink, suits in colours(inks) if float(np.linalg.norm(np.asarray(ink) - NEUTRAL)) < BLACK_PURITY]
+    if purity < BLACK_PURITY:
+        return blacks[0] if len(blacks) == 1 else ()
+    if purity < COLOUR_PURITY:
+        return ()
+    ranked = []
+    for ink, suits in colours(inks):
+        u = np.asarray(ink) - NEUTRAL
+        n = float(np.linalg.norm(u))
+        if n >= BLACK_PURITY:
+            ranked.append((float(u @ v) / (n * purity), suits))
+    ranked.sort(reverse=True)
+    if not ranked or ranked[0][0] < HUE_NEAR or (len(ranked) > 1 and ranked[0][0] - ranked[1][0] < INK_APART):
+        return ()
+    return ranked[0][1]
+
+
+HEART_TOP = 0.6
+DIAMOND_TOP = 0.5
+SHARP_SPADE_TOP, SHARP_SPADE_FILL = 0.28, 0.97
+SPADE_TOP, SPADE_FILL = 0.36, 1.035
+"""A spade: top under and fill at least either pair."""
+ROUND_TOP, ROUND_FILL = 0.40, 1.0
+CLUB_TOP, CLUB_FILL = 0.33, 0.995
+"""A club: top over and fill at most either pair."""
+LOOSE_SPADE_TOP, LOOSE_CLUB_TOP = 0.29, 0.38
+LOOSE_SPADE, LOOSE_CLUB = (0.35, 1.02), (0.34, 1.0)
+TOP_ROWS = (0.06, 0.16)
+"""Where *top* is measured: this share of the ink's height below its top."""
+
+
+def shape_of(ink: FloatArray) -> tuple[float, float] | None:
+    """(top, fill) of the biggest patch of ``ink`` (one suit's darkness, 0..1) at half its
+    darkest; see the module docstring. None when there is no patch to measure."""
+    peak = float(ink.max()) if ink.size else 0.0
+    if peak <= 0.0:
+        return None
+    solid = (ink >= 0.5 * peak).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(solid, connectivity=8)
+    if count <= 1:
+        return None
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[k, :4])
+    if h < 6:
+        return None
+    blob = (labels[y : y + h, x : x + w] == k).astype(np.uint8)
+    widths = blob.sum(axis=1).astype(np.float64)
+    r0 = int(round(TOP_ROWS[0] * h))
+    r1 = max(r0 + 1, int(round(TOP_ROWS[1] * h)))
+    top = float(widths[r0:r1].mean() / widths.max())
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.contourArea(cv2.convexHull(max(contours, key=cv2.contourArea)))
+    return top, float(blob.sum()) / max(1.0, float(hull))
+
+
+def suit_by_shape(ink: FloatArray, candidates: Sequence[str], loose: bool = False) -> str | None:
+    """Which of ``candidates`` (the suits of the ink's colour) ``ink`` is, or None when not sure
+    (``loose``: at the looser spade and club limits, to be confirmed by a template). One
+    candidate (a colour printed for one suit only) is that suit."""
+    if len(candidates) == 1:
+        return candidates[0]
+    measured = shape_of(ink)
+    if measured is None:
+        return None
+    top, fill = measured
+    pair = frozenset(candidates)
+    if pair == {"H", "D"}:
+        return "H" if top >= HEART_TOP else "D" if top <= DIAMOND_TOP else None
+    if pair == {"S", "C"} and loose:
+        if top < LOOSE_SPADE_TOP or (top < LOOSE_SPADE[0] and fill >= LOOSE_SPADE[1]):
+            return "S"
+        if top > LOOSE_CLUB_TOP or (top > LOOSE_CLUB[0] and fill <= LOOSE_CLUB[1]):
+            return "C"
+        return None
+    if pair == {"S", "C"}:
+        if (top < SHARP_SPADE_TOP and fill >= SHARP_SPADE_FILL) or (top < SPADE_TOP and fill >= SPADE_FILL):
+            return "S"
+        if (top > ROUND_TOP and fill <= ROUND_FILL) or (top > CLUB_TOP and fill <= CLUB_FILL):
+            return "C"
+    return None  # suits paired otherwise (a taught deck's colours): no measure tells them apart

@@ -23,16 +23,17 @@ import enum
 import logging
 import types
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from companion.core import JsonObject, JsonValue, Move
+from companion.core import JsonObject, Move
 from companion.core.picks import Choice, FieldSpec, Pick
-from companion.core.errors import NotationError
 from companion.contract.game import Game
 from companion.core.codec import converter, value_to_json
+from companion.entry.draft import Draft, DraftError
 from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
+
+__all__ = ["Builder", "Draft", "DraftError", "field_specs", "move_form", "offer"]
 
 log = logging.getLogger(__name__)
 
@@ -41,61 +42,22 @@ QUICK_LIMIT = 12
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
 ENVELOPE = ("by", "t")
-DRAFT_DEPTH = 6
-"""Deepest nesting a draft needs: fields -> a mapping of players -> a list -> a coin record."""
-
-
-def _depth(value: Any, limit: int = 64) -> int:
-    """How deep a JSON value nests (counted no further than ``limit``)."""
-    if limit <= 0 or not isinstance(value, (dict, list)):
-        return 0
-    children = value.values() if isinstance(value, dict) else value
-    return 1 + max((_depth(v, limit - 1) for v in children), default=0)
-
-
-class DraftError(NotationError):
-    """A draft a page sent that cannot be read (unknown verb or field, a value of the wrong shape)."""
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A move being built: its verb once chosen, the fields filled so far, the lists closed."""
-
-    by: str | None = None
-    verb: str | None = None
-    fields: Mapping[str, JsonValue] = field(default_factory=dict)
-    closed: frozenset[str] = frozenset()
-    """List fields the person said are complete (a list also closes when it reaches its most)."""
-    every: bool = False
-    """Offer every value of each domain, not only those on the way to a legal move."""
-    focus: str | None = None
-    """A card tapped in the actor's hand: only moves with that card are offered."""
-
-    @classmethod
-    def from_json(cls, obj: Any, by: str | None) -> "Draft":
-        if obj is None:
-            return cls(by=by)
-        if not isinstance(obj, dict):
-            raise DraftError("a draft must be a JSON object")
-        if _depth(obj) > DRAFT_DEPTH:
-            raise DraftError(f"a draft is nested at most {DRAFT_DEPTH} deep")
-        verb = obj.get("verb")
-        fields = obj.get("fields", {})
-        closed = obj.get("closed", [])
-        focus = obj.get("focus")
-        if verb is not None and not isinstance(verb, str):
-            raise DraftError("draft.verb must be a verb")
-        if not isinstance(fields, dict):
-            raise DraftError("draft.fields must be an object")
-        if not isinstance(closed, list) or not all(isinstance(c, str) for c in closed):
-            raise DraftError("draft.closed must be a list of field names")
-        if focus is not None and not isinstance(focus, str):
-            raise DraftError("draft.focus must be a card")
-        return cls(by, verb, dict(fields), frozenset(closed), obj.get("every") is True, focus)
 
 
 def field_specs(move_type: type[Move]) -> list[tuple[str, FieldSpec]]:
     """The fields a person fills in, in declaration order, with their domains."""
+    found = _SPECS.get(move_type)
+    if found is None:
+        found = _SPECS[move_type] = _field_specs(move_type)
+    return list(found)
+
+
+_SPECS: dict[type[Move], tuple[tuple[str, FieldSpec], ...]] = {}
+_HINTS: dict[type[Move], dict[str, Any]] = {}
+"""Per move class, read once: a class never changes (and there are only so many)."""
+
+
+def _field_specs(move_type: type[Move]) -> tuple[tuple[str, FieldSpec], ...]:
     out = []
     for f in dataclasses.fields(move_type):
         if f.name in ENVELOPE:
@@ -104,7 +66,15 @@ def field_specs(move_type: type[Move]) -> list[tuple[str, FieldSpec]]:
         if spec is None:  # every game's test checks its declarations; a page still gets an answer
             raise DraftError(f"{move_type.verb}.{f.name} cannot be tapped in (its game declares no values for it)")
         out.append((f.name, spec))
-    return out
+    return tuple(out)
+
+
+def _hints(move_type: type[Move]) -> dict[str, Any]:
+    """A move class's field types (``get_type_hints`` reads annotations anew on every call)."""
+    found = _HINTS.get(move_type)
+    if found is None:
+        found = _HINTS[move_type] = get_type_hints(move_type)
+    return found
 
 
 def _norm(value: Any) -> Any:
@@ -134,17 +104,25 @@ class Builder:
         self.players = tuple(players)
         self.viewer = viewer
         self._legal: dict[str | None, list[JsonObject]] = {}
+        self._narrow: dict[tuple[str | None, str, str], tuple[list[JsonObject], bool] | None] = {}
+        self._wilds: dict[type[Move], set[str]] = {}
+        self._domains: dict[tuple[str | None, type[Move], str, bool], list[Choice]] = {}
 
     # -- what the engine proposes ----------------------------------------------------------
 
     def legal(self, by: str | None) -> list[JsonObject]:
-        """The legal moves ``by`` may make now, as forms (:func:`move_form`); the engine's own judge decides."""
+        """The legal moves ``by`` may make now, as forms (:func:`move_form`); the engine's own judge
+        decides. A wide verb (:meth:`Game.narrowed`) may be here only in part."""
         cached = self._legal.get(by)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._legal[by] = self._judged(self.game.candidates(self.state, by), by)
+        return cached
+
+    def _judged(self, candidates: Iterable[Move], by: str | None) -> list[JsonObject]:
+        """The candidates the engine finds legal for this viewer, as forms, each once."""
         out: list[JsonObject] = []
         seen: set[str] = set()
-        for n, move in enumerate(self.game.candidates(self.state, by)):
+        for n, move in enumerate(candidates):
             if n >= CANDIDATE_LIMIT:
                 log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
                 break
@@ -155,21 +133,67 @@ class Builder:
             if key not in seen:
                 seen.add(key)
                 out.append(form)
-        self._legal[by] = out
         return out
+
+    def _survey(self, by: str | None, fits: Callable[[Move], bool], most: int | None) -> tuple[set[str], list[JsonObject], bool]:
+        """One lazy pass over the candidates: the verbs with a legal move, the legal moves that
+        ``fits`` (each once, and no more than ``most`` + 1 of them), and whether more fit than ``most``.
+
+        A candidate that does not fit is judged only while its verb has no legal move yet: the
+        verbs row needs one legal move a verb, not all of them."""
+        verbs: set[str] = set()
+        out: list[JsonObject] = []
+        seen: set[str] = set()
+        for n, move in enumerate(self.game.candidates(self.state, by)):
+            if n >= CANDIDATE_LIMIT:
+                log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
+                break
+            wanted = (most is None or len(out) <= most) and fits(move)
+            if move.by != by or not wanted and move.verb in verbs:
+                continue
+            if not self.game.judge_seen(self.state, move, self.viewer).ok:
+                continue
+            verbs.add(move.verb)
+            if wanted:
+                form = move_form(move)
+                key = repr(form)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(form)
+        return verbs, out, most is not None and len(out) > most
+
+    def _narrowed(self, by: str | None, verb: str, given: Mapping[str, Any]) -> tuple[list[JsonObject], bool] | None:
+        """A wide verb's legal moves that agree with ``given``, and whether they are all of them;
+        None for a verb the candidates list whole."""
+        key = (by, verb, repr(sorted(given.items())))
+        if key not in self._narrow:
+            found = self.game.narrowed(self.state, by, verb, given)
+            self._narrow[key] = None if found is None else (self._judged(found.moves, by), found.whole)
+        return self._narrow[key]
 
     def _wild(self, move_type: type[Move]) -> set[str]:
         """Fields never judged for this viewer: a player's face-down draws, and free fields."""
-        specs = field_specs(move_type)
-        free = {name for name, spec in specs if spec.free}
-        if self.viewer is None:
-            return free
-        return free | {name for name, spec in specs if spec.pick.never_judged_for_players}
+        found = self._wilds.get(move_type)
+        if found is None:
+            specs = field_specs(move_type)
+            found = {name for name, spec in specs if spec.free}
+            if self.viewer is not None:
+                found |= {name for name, spec in specs if spec.pick.never_judged_for_players}
+            self._wilds[move_type] = found
+        return found
 
     # -- domains ---------------------------------------------------------------------------
 
     def choices(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, every: bool) -> list[Choice]:
-        """Every value the field may take, as this viewer may know the table."""
+        """Every value the field may take, as this viewer may know the table (asked once per builder:
+        a game's choices are a pure function of the state)."""
+        key = (by, move_type, name, every)
+        found = self._domains.get(key)
+        if found is None:
+            found = self._domains[key] = self._choices(by, spec, move_type, name, every)
+        return found
+
+    def _choices(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, every: bool) -> list[Choice]:
         found = self.game.choices(self.state, self.viewer, by, spec.pick, every)
         if found is not None:
             return list(found)
@@ -186,18 +210,20 @@ class Builder:
 
     def offer(self, draft: Draft) -> Offer:
         by = draft.by
-        legal = self.legal(by)
         by_verb = self.game.codec.by_verb
-        counts = Counter(m["do"] for m in legal)
-        verbs = tuple(VerbOffer(verb, counts[verb] > 0) for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)))
-        only = next(iter(counts)) if len(counts) == 1 else None
-        if draft.verb is None and draft.focus is None and only is not None and field_specs(by_verb[only]):
-            # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
-            # fields are what the page asks; the other verbs stay one tap away for a move entered
-            # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
-            draft = dataclasses.replace(draft, verb=only)
         if draft.verb is None:
-            return Offer(by, verbs, None, quick=self._quick(draft, legal, None))
+            legal, quickly, overflow = self._survey(by, lambda m: self._quickable(m, draft.focus), QUICK_LIMIT)
+            only = next(iter(legal)) if len(legal) == 1 else None
+            if draft.focus is None and only is not None and field_specs(by_verb[only]):
+                # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
+                # fields are what the page asks; the other verbs stay one tap away for a move entered
+                # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
+                return self.offer(dataclasses.replace(draft, verb=only))
+            # A wide verb is listed only in part: more moves fit than one-tap buttons can show
+            # (unless each has a field never judged here, which keeps it off the buttons anyway).
+            wide = any(not self._wild(by_verb[v]) and not self._whole(by, v, {}) for v in legal)
+            quick = () if wide or overflow else self._quick(draft, quickly, None)
+            return Offer(by, self._verbs(legal), None, quick=quick)
         move_type = by_verb.get(draft.verb)
         if move_type is None:
             raise DraftError(f'unknown verb "{draft.verb}" for {self.game.id}')
@@ -207,13 +233,23 @@ class Builder:
         if unknown:
             raise DraftError(f"{draft.verb} has no field {unknown[0]!r}")
         wild = self._wild(move_type)
-        mine = [m for m in legal if m["do"] == draft.verb]
+        done = {name: self._complete(name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
+        # A wide verb's moves come narrowed by the fields so far; a field never judged here never narrows.
+        narrowed = self._narrowed(by, draft.verb, {k: v for k, v in draft.fields.items() if k not in wild})
+        given = [(name, spec, draft.fields[name]) for name, spec in specs if done[name] and name not in wild]
+        verb = draft.verb
+        # One pass: the verb's moves that agree with the fields so far, judged all; the other verbs'
+        # (and a wide verb's, narrowed here instead) only until each has a legal move.
+        legal, mine, _ = self._survey(by, lambda m: narrowed is None and m.verb == verb and _agrees(m, given), None)
+        whole = True
+        if narrowed is not None:
+            mine, whole = narrowed
         filled: dict[str, Any] = {}
         fields: list[FieldSoFar] = []
         next_step: NextStep | None = None
         for name, spec in specs:
             value = draft.fields.get(name, _MISSING)
-            complete = self._complete(name, spec, value, draft)
+            complete = done[name]
             fields.append(FieldSoFar(name, spec, None if value is _MISSING else value, complete))
             if complete:
                 filled[name] = value
@@ -222,15 +258,30 @@ class Builder:
                 continue
             if next_step is None:
                 next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
-        quick = self._quick(draft, mine, move_type)
+        quick = self._quick(draft, mine, move_type) if whole else ()
+        verbs = self._verbs(legal)
         if next_step is not None:
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=bool(mine))
 
+    def _verbs(self, legal: set[str]) -> tuple[VerbOffer, ...]:
+        """Every verb of the game, the legal ones first."""
+        return tuple(VerbOffer(v, v in legal) for v in sorted(self.game.codec.by_verb, key=lambda v: (v not in legal, v)))
+
+    def _quickable(self, move: Move, focus: str | None) -> bool:
+        """Whether a move may be a one-tap button on a draft with no verb: no field left to name, and
+        the card tapped in the hand, if any, in it."""
+        return not self._wild(type(move)) and (focus is None or _mentions(move_form(move), focus))
+
+    def _whole(self, by: str | None, verb: str, given: Mapping[str, Any]) -> bool:
+        """Whether the legal moves of ``verb`` agreeing with ``given`` are all known (not a wide verb's sample)."""
+        narrowed = self._narrowed(by, verb, given)
+        return narrowed is None or narrowed[1]
+
     def notation(self, move_type: type[Move], by: str | None, fields: Mapping[str, Any]) -> JsonObject:
         """The finished move as the notation spells it (the game's codec decides the keys)."""
-        hints = get_type_hints(move_type)
+        hints = _hints(move_type)
         values: dict[str, Any] = {}
         for name, value in fields.items():
             if value is not None:
@@ -279,15 +330,11 @@ class Builder:
         if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
+        ahead = None if name in wild else _next_values(spec, name, partial, mine)
         choices: list[Offered] = []
         offered: set[str] = set()
         for choice in domain:
-            if name in wild:
-                ok = bool(mine)
-            elif spec.many:
-                ok = any(self._matches(spec, m.get(name), partial + [choice.value], exact=False) for m in mine)
-            else:
-                ok = any(m.get(name) == choice.value for m in mine)
+            ok = bool(mine) if ahead is None else repr(choice.value) in ahead
             if ok or draft.every or name in wild:
                 choices.append(Offered(choice, ok))
                 offered.add(repr(choice.value))
@@ -401,6 +448,27 @@ class Builder:
 _MISSING: Any = object()
 
 
+def _next_values(spec: FieldSpec, name: str, partial: list[Any], moves: Iterable[JsonObject]) -> set[str]:
+    """The values (by ``repr``) that some move in ``moves`` takes next for field ``name``, after
+    ``partial`` for a list: one pass over the moves, whatever the size of the domain."""
+    out: set[str] = set()
+    for m in moves:
+        have = m.get(name)
+        if not spec.many:
+            out.add(repr(have))
+        elif not isinstance(have, list):
+            continue
+        elif spec.ordered:
+            if len(have) > len(partial) and have[: len(partial)] == partial:
+                out.add(repr(have[len(partial)]))
+        else:
+            rest = Counter(map(repr, have))
+            rest.subtract(map(repr, partial))
+            if all(n >= 0 for n in rest.values()):
+                out.update(k for k, n in rest.items() if n > 0)
+    return out
+
+
 def move_form(move: Move) -> JsonObject:
     """A move as the builder handles it: its verb, its player and its fields by their own names
     (the notation may spell a field otherwise: The Mountain's ``from_`` is ``"from"``)."""
@@ -411,6 +479,11 @@ def move_form(move: Move) -> JsonObject:
             if value is not None:
                 form[f.name] = _norm(value_to_json(value))
     return form
+
+
+def _agrees(move: Move, given: Sequence[tuple[str, FieldSpec, Any]]) -> bool:
+    """Whether a move has the values of the fields a draft has complete (as its form would)."""
+    return all(Builder._matches(spec, _norm(value_to_json(getattr(move, name))), value, exact=True) for name, spec, value in given)
 
 
 def _mentions(move: Mapping[str, Any], card: str) -> bool:
@@ -424,7 +497,7 @@ def _mentions(move: Mapping[str, Any], card: str) -> bool:
 
 def _base_type(move_type: type[Move], name: str) -> Any:
     """A field's value type under its Optional and list wrappers."""
-    tp = get_type_hints(move_type)[name]
+    tp = _hints(move_type)[name]
     while get_origin(tp) in (Union, types.UnionType, tuple, list):
         args = [a for a in get_args(tp) if a is not type(None) and a is not Ellipsis]
         if not args:

@@ -235,15 +235,23 @@ class Builder:
         wild = self._wild(move_type)
         done = {name: self._complete(name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
         # A wide verb's moves come narrowed by the fields so far; a field never judged here never narrows.
-        narrowed = self._narrowed(by, draft.verb, {k: v for k, v in draft.fields.items() if k not in wild})
+        judged = {k: v for k, v in draft.fields.items() if k not in wild}
+        narrowed = self._narrowed(by, draft.verb, judged)
         given = [(name, spec, draft.fields[name]) for name, spec in specs if done[name] and name not in wild]
         verb = draft.verb
         # One pass: the verb's moves that agree with the fields so far, judged all; the other verbs'
         # (and a wide verb's, narrowed here instead) only until each has a legal move.
         legal, mine, _ = self._survey(by, lambda m: narrowed is None and m.verb == verb and _agrees(m, given), None)
-        whole = True
+        buttons: list[JsonObject] | None = None  # the moves one-tap buttons are drawn from (None: all of mine)
         if narrowed is not None:
-            mine, whole = narrowed
+            mine = narrowed[0]
+            # One-tap buttons are the moves that agree with the complete fields, as for any verb (the
+            # narrowing by a list tapped so far is for marking its next value); from a wide verb's
+            # sample only once every field judged here is complete: then they are all one button.
+            agreeing = self._narrowed(by, verb, {name: value for name, _, value in given})
+            named = all(done[name] or name in wild for name, _ in specs)
+            fits = agreeing[0] if agreeing is not None and (agreeing[1] or named) else []
+            buttons = [m for m in fits if all(self._matches(spec, m.get(n), v, exact=True) for n, spec, v in given)]
         filled: dict[str, Any] = {}
         fields: list[FieldSoFar] = []
         next_step: NextStep | None = None
@@ -258,7 +266,7 @@ class Builder:
                 continue
             if next_step is None:
                 next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
-        quick = self._quick(draft, mine, move_type) if whole else ()
+        quick = self._quick(draft, mine if buttons is None else buttons, move_type)
         verbs = self._verbs(legal)
         if next_step is not None:
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
@@ -340,13 +348,11 @@ class Builder:
                 offered.add(repr(choice.value))
         # A legal value the domain did not list (a game's domain should never miss one) is still offered,
         # to the referee only: a player's values come from what that player may see, and nothing else.
-        if name not in wild and self.viewer is None:
-            for m in mine:
-                have = m.get(name)
-                values = (have[len(partial)] if isinstance(have, list) and len(have) > len(partial) else None) if spec.many else have
-                if values is not None and repr(values) not in offered and (not spec.many or self._matches(spec, have, partial, exact=False)):
-                    offered.add(repr(values))
-                    choices.append(Offered(Choice(values, str(values)), True))
+        if ahead is not None and self.viewer is None:
+            for key, have in ahead.items():
+                if key not in offered and have is not None:
+                    offered.add(key)
+                    choices.append(Offered(Choice(have, str(have)), True))
         finishing = bool(spec.many and len(partial) >= spec.least or spec.optional and not partial)
         return NextStep(
             field=name,
@@ -448,24 +454,24 @@ class Builder:
 _MISSING: Any = object()
 
 
-def _next_values(spec: FieldSpec, name: str, partial: list[Any], moves: Iterable[JsonObject]) -> set[str]:
-    """The values (by ``repr``) that some move in ``moves`` takes next for field ``name``, after
-    ``partial`` for a list: one pass over the moves, whatever the size of the domain."""
-    out: set[str] = set()
+def _next_values(spec: FieldSpec, name: str, partial: list[Any], moves: Iterable[JsonObject]) -> dict[str, Any]:
+    """The values that some move in ``moves`` takes next for field ``name`` (after ``partial``, for a
+    list), by their ``repr``: one pass over the moves, whatever the size of the domain."""
+    out: dict[str, Any] = {}
     for m in moves:
         have = m.get(name)
         if not spec.many:
-            out.add(repr(have))
+            out.setdefault(repr(have), have)
         elif not isinstance(have, list):
             continue
         elif spec.ordered:
             if len(have) > len(partial) and have[: len(partial)] == partial:
-                out.add(repr(have[len(partial)]))
+                out.setdefault(repr(have[len(partial)]), have[len(partial)])
         else:
             rest = Counter(map(repr, have))
             rest.subtract(map(repr, partial))
             if all(n >= 0 for n in rest.values()):
-                out.update(k for k, n in rest.items() if n > 0)
+                out.update((repr(v), v) for v in have if rest[repr(v)] > 0)
     return out
 
 

@@ -19,18 +19,19 @@ the whole state.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import logging
-import types
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from companion.core import JsonObject, Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.contract.game import Game
-from companion.core.codec import converter, value_to_json
+from companion.core.codec import converter
 from companion.entry.draft import Draft, DraftError
+from companion.entry.forms import (
+    agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
+)
 from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
 
 __all__ = ["Builder", "Draft", "DraftError", "field_specs", "move_form", "offer"]
@@ -41,60 +42,7 @@ QUICK_LIMIT = 12
 """At most this many complete moves are offered as one-tap buttons."""
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
-ENVELOPE = ("by", "t")
-
-
-def field_specs(move_type: type[Move]) -> list[tuple[str, FieldSpec]]:
-    """The fields a person fills in, in declaration order, with their domains."""
-    found = _SPECS.get(move_type)
-    if found is None:
-        found = _SPECS[move_type] = _field_specs(move_type)
-    return list(found)
-
-
-_SPECS: dict[type[Move], tuple[tuple[str, FieldSpec], ...]] = {}
-_HINTS: dict[type[Move], dict[str, Any]] = {}
-"""Per move class, read once: a class never changes (and there are only so many)."""
-
-
-def _field_specs(move_type: type[Move]) -> tuple[tuple[str, FieldSpec], ...]:
-    out = []
-    for f in dataclasses.fields(move_type):
-        if f.name in ENVELOPE:
-            continue
-        spec = move_type.picks.get(f.name)
-        if spec is None:  # every game's test checks its declarations; a page still gets an answer
-            raise DraftError(f"{move_type.verb}.{f.name} cannot be tapped in (its game declares no values for it)")
-        out.append((f.name, spec))
-    return tuple(out)
-
-
-def _hints(move_type: type[Move]) -> dict[str, Any]:
-    """A move class's field types (``get_type_hints`` reads annotations anew on every call)."""
-    found = _HINTS.get(move_type)
-    if found is None:
-        found = _HINTS[move_type] = get_type_hints(move_type)
-    return found
-
-
-def _norm(value: Any) -> Any:
-    """JSON values compare as lists, never tuples."""
-    if isinstance(value, (list, tuple)):
-        return [_norm(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _norm(v) for k, v in value.items()}
-    return value
-
-
-def _list_matches(spec: FieldSpec, partial: Sequence[Any], full: Any, exact: bool) -> bool:
-    if not isinstance(full, list):
-        return False
-    if spec.ordered:
-        return full == list(partial) if exact else full[: len(partial)] == list(partial)
-    have, want = Counter(map(repr, full)), Counter(map(repr, partial))
-    return have == want if exact else not (want - have)
-
-
+_MISSING: Any = object()
 class Builder:
     """Choices for one actor on one state. Cheap to make; made per request."""
 
@@ -199,10 +147,10 @@ class Builder:
             return list(found)
         if spec.pick.of_players:
             return [Choice(p, p) for p in self.players]
-        hint = _base_type(move_type, name)
-        words = _words(hint)
-        if words is not None:
-            return [Choice(w, str(w)) for w in words]
+        hint = base_type(move_type, name)
+        named = words(hint)
+        if named is not None:
+            return [Choice(w, str(w)) for w in named]
         log.warning("%s: no values for %s.%s (%s)", self.game.id, move_type.verb, name, spec.pick.value)
         return []
 
@@ -241,7 +189,7 @@ class Builder:
         verb = draft.verb
         # One pass: the verb's moves that agree with the fields so far, judged all; the other verbs'
         # (and a wide verb's, narrowed here instead) only until each has a legal move.
-        legal, mine, _ = self._survey(by, lambda m: narrowed is None and m.verb == verb and _agrees(m, given), None)
+        legal, mine, _ = self._survey(by, lambda m: narrowed is None and m.verb == verb and agrees(m, given), None)
         buttons: list[JsonObject] | None = None  # the moves one-tap buttons are drawn from (None: all of mine)
         if narrowed is not None:
             mine = narrowed[0]
@@ -251,7 +199,7 @@ class Builder:
             agreeing = self._narrowed(by, verb, {name: value for name, _, value in given})
             named = all(done[name] or name in wild for name, _ in specs)
             fits = agreeing[0] if agreeing is not None and (agreeing[1] or named) else []
-            buttons = [m for m in fits if all(self._matches(spec, m.get(n), v, exact=True) for n, spec, v in given)]
+            buttons = [m for m in fits if all(matches(spec, m.get(n), v, exact=True) for n, spec, v in given)]
         filled: dict[str, Any] = {}
         fields: list[FieldSoFar] = []
         next_step: NextStep | None = None
@@ -262,7 +210,7 @@ class Builder:
             if complete:
                 filled[name] = value
                 if name not in wild:
-                    mine = [m for m in mine if self._matches(spec, m.get(name), value, exact=True)]
+                    mine = [m for m in mine if matches(spec, m.get(name), value, exact=True)]
                 continue
             if next_step is None:
                 next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
@@ -280,7 +228,7 @@ class Builder:
     def _quickable(self, move: Move, focus: str | None) -> bool:
         """Whether a move may be a one-tap button on a draft with no verb: no field left to name, and
         the card tapped in the hand, if any, in it."""
-        return not self._wild(type(move)) and (focus is None or _mentions(move_form(move), focus))
+        return not self._wild(type(move)) and (focus is None or mentions(move_form(move), focus))
 
     def _whole(self, by: str | None, verb: str, given: Mapping[str, Any]) -> bool:
         """Whether the legal moves of ``verb`` agreeing with ``given`` are all known (not a wide verb's sample)."""
@@ -289,11 +237,11 @@ class Builder:
 
     def notation(self, move_type: type[Move], by: str | None, fields: Mapping[str, Any]) -> JsonObject:
         """The finished move as the notation spells it (the game's codec decides the keys)."""
-        hints = _hints(move_type)
+        types_ = hints(move_type)
         values: dict[str, Any] = {}
         for name, value in fields.items():
             if value is not None:
-                values[name] = converter(hints[name])(value, f'{move_type.verb} field "{name}"')
+                values[name] = converter(types_[name])(value, f'{move_type.verb} field "{name}"')
         try:
             move = move_type(by=by, **values)
         except (TypeError, ValueError) as exc:
@@ -315,18 +263,6 @@ class Builder:
             return len(value) >= spec.most or name in draft.closed
         return True
 
-    @staticmethod
-    def _matches(spec: FieldSpec, have: Any, want: Any, exact: bool) -> bool:
-        if want is None:
-            return have is None
-        if spec.per_player:
-            return isinstance(have, dict) and set(have) == set(want) and all(
-                _list_matches(spec, want[k], have[k], exact=True) for k in want
-            )
-        if spec.many:
-            return _list_matches(spec, want, have, exact)
-        return bool(have == want)
-
     def _next(
         self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
         mine: list[JsonObject], wild: set[str], draft: Draft,
@@ -338,7 +274,7 @@ class Builder:
         if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
-        ahead = None if name in wild else _next_values(spec, name, partial, mine)
+        ahead = None if name in wild else next_values(spec, name, partial, mine)
         choices: list[Offered] = []
         offered: set[str] = set()
         for choice in domain:
@@ -363,7 +299,7 @@ class Builder:
             choices=tuple(choices),
             can_finish=finishing,
             finish_legal=finishing and any(
-                name in wild or self._matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
+                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
             ),
             hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
         )
@@ -384,14 +320,14 @@ class Builder:
             )
             finishing = len(mapping) > 0 or spec.optional
             return NextStep(name, Pick.PLAYER.value, True, spec.optional, (), whose, finishing,
-                            finish_legal=any(self._matches(spec, m.get(name), mapping, exact=True) for m in mine),
+                            finish_legal=any(matches(spec, m.get(name), mapping, exact=True) for m in mine),
                             hidden_choices=0, part=part)
         partial = list(mapping[open_key])
         taken = {repr(v) for values in mapping.values() for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
         choices = tuple(
-            Offered(choice, any(_list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
+            Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
             for choice in domain
         )
         offered = {repr(c.choice.value) for c in choices} | taken
@@ -400,7 +336,7 @@ class Builder:
         )
         return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
                         can_finish=spec.least <= len(partial) <= spec.most,
-                        finish_legal=any(_list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
+                        finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
                         hidden_choices=hidden, part=part)
 
     def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
@@ -413,7 +349,7 @@ class Builder:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
         picked = []
         for m in moves:
-            if draft.focus is not None and not _mentions(m, draft.focus):
+            if draft.focus is not None and not mentions(m, draft.focus):
                 continue
             mtype = self.game.codec.by_verb[m["do"]]
             wild = self._wild(mtype)
@@ -449,76 +385,6 @@ class Builder:
             else:
                 parts.append(labels.get(repr(value), str(value)))
         return " · ".join(parts)
-
-
-_MISSING: Any = object()
-
-
-def _next_values(spec: FieldSpec, name: str, partial: list[Any], moves: Iterable[JsonObject]) -> dict[str, Any]:
-    """The values that some move in ``moves`` takes next for field ``name`` (after ``partial``, for a
-    list), by their ``repr``: one pass over the moves, whatever the size of the domain."""
-    out: dict[str, Any] = {}
-    for m in moves:
-        have = m.get(name)
-        if not spec.many:
-            out.setdefault(repr(have), have)
-        elif not isinstance(have, list):
-            continue
-        elif spec.ordered:
-            if len(have) > len(partial) and have[: len(partial)] == partial:
-                out.setdefault(repr(have[len(partial)]), have[len(partial)])
-        else:
-            rest = Counter(map(repr, have))
-            rest.subtract(map(repr, partial))
-            if all(n >= 0 for n in rest.values()):
-                out.update((repr(v), v) for v in have if rest[repr(v)] > 0)
-    return out
-
-
-def move_form(move: Move) -> JsonObject:
-    """A move as the builder handles it: its verb, its player and its fields by their own names
-    (the notation may spell a field otherwise: The Mountain's ``from_`` is ``"from"``)."""
-    form: JsonObject = {"do": move.verb, "by": move.by}
-    for f in dataclasses.fields(move):
-        if f.name not in ENVELOPE:
-            value = getattr(move, f.name)
-            if value is not None:
-                form[f.name] = _norm(value_to_json(value))
-    return form
-
-
-def _agrees(move: Move, given: Sequence[tuple[str, FieldSpec, Any]]) -> bool:
-    """Whether a move has the values of the fields a draft has complete (as its form would)."""
-    return all(Builder._matches(spec, _norm(value_to_json(getattr(move, name))), value, exact=True) for name, spec, value in given)
-
-
-def _mentions(move: Mapping[str, Any], card: str) -> bool:
-    for key, value in move.items():
-        if key in ("do", "by"):
-            continue
-        if value == card or isinstance(value, list) and card in value:
-            return True
-    return False
-
-
-def _base_type(move_type: type[Move], name: str) -> Any:
-    """A field's value type under its Optional and list wrappers."""
-    tp = _hints(move_type)[name]
-    while get_origin(tp) in (Union, types.UnionType, tuple, list):
-        args = [a for a in get_args(tp) if a is not type(None) and a is not Ellipsis]
-        if not args:
-            break
-        tp = args[0]
-    return tp
-
-
-def _words(tp: Any) -> list[Any] | None:
-    """The values of a Literal or an Enum type, or None."""
-    if get_origin(tp) is Literal:
-        return list(get_args(tp))
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return [m.value for m in tp]
-    return None
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:

@@ -64,11 +64,12 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     # Player links open this game instance only (issue 15): the log's header row is part of the key.
     app.config["GAME_KEY"] = game_key(session.game.id, session.log.row(1))
 
-    from web import disputes, hosts, lifecycle, limits, pages, panels, players, referee, stream, taps
+    from web import disputes, hosts, lifecycle, limits, offers, pages, panels, players, referee, stream, taps
 
     hosts.init_app(app)  # first: a request for a foreign host name is refused before anything else
     limits.init_app(app, int(app.config["THREADS"]))
     disputes.init_app(app, session)
+    offers.init_app(app)
 
     panels.init_app(app)
     app.register_blueprint(pages.bp)

@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from companion.core import ObservationKind
+from companion.core.sources import REFEREE
 from web import table_session
 from web.auth import (
     PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, player_token, referee_required,
@@ -84,7 +85,7 @@ def referee_move() -> Any:
     move = body.get("move")
     if not isinstance(move, dict):
         return Response('send {"move": {...notation move...}}\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.MOVE, move, "web:referee")
+    return submit_entry(ObservationKind.MOVE, move, REFEREE)
 
 
 @bp.post("/api/referee/undo")
@@ -95,7 +96,7 @@ def referee_undo() -> Any:
     seq = body.get("seq") if isinstance(body, dict) else None
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.UNDO, {} if seq is None else {"seq": seq}, "web:referee")
+    return submit_entry(ObservationKind.UNDO, {} if seq is None else {"seq": seq}, REFEREE)
 
 
 @bp.post("/api/referee/correct")
@@ -110,7 +111,7 @@ def referee_correct() -> Any:
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
     payload: dict[str, Any] = {"move": body["move"]} if seq is None else {"move": body["move"], "seq": seq}
-    return submit_entry(ObservationKind.CORRECTION, payload, "web:referee")
+    return submit_entry(ObservationKind.CORRECTION, payload, REFEREE)
 
 
 @bp.get("/api/referee/view")

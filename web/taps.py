@@ -12,6 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import ObservationKind
+from companion.core.sources import player_link
 from companion.entry.builder import Draft, offer
 from companion.core.errors import NotationError
 from web import table_session
@@ -98,7 +99,7 @@ def player_take_back_preview(player: str, token: str) -> Any:
 def player_take_back(player: str, token: str) -> Any:
     player_or_404(player, token)
     check_csrf()
-    return _take_back({"player": player}, f"web:{player}")
+    return _take_back({"player": player}, player_link(player))
 
 
 @bp.get("/api/referee/take-back")

@@ -165,7 +165,11 @@ def test_an_offer_from_the_cache_is_the_fresh_build_until_a_new_row(house: House
         built = offer(GAME, state, house.header.players, ben, Draft.from_json(draft, ben))
         return {**built, "seq": seq}
 
-    counts = lambda: phone.get("/healthz").json()["offers"]  # noqa: E731
+    def counts() -> dict[str, int]:
+        health = phone.get("/healthz").json()
+        assert isinstance(health, dict)
+        return dict(health["offers"])
+
     before = counts()
     first = phone.get(house.offer_path(ben, draft))
     second = phone.get(house.offer_path(ben, draft))

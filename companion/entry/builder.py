@@ -43,6 +43,8 @@ QUICK_LIMIT = 12
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
 _MISSING: Any = object()
+
+
 class Builder:
     """Choices for one actor on one state. Cheap to make; made per request."""
 
@@ -68,31 +70,20 @@ class Builder:
 
     def _judged(self, candidates: Iterable[Move], by: str | None) -> list[JsonObject]:
         """The candidates the engine finds legal for this viewer, as forms, each once."""
-        out: list[JsonObject] = []
-        seen: set[str] = set()
-        for n, move in enumerate(candidates):
-            if n >= CANDIDATE_LIMIT:
-                log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
-                break
-            if move.by != by or not self.game.judge_seen(self.state, move, self.viewer).ok:
-                continue
-            form = move_form(move)
-            key = repr(form)
-            if key not in seen:
-                seen.add(key)
-                out.append(form)
-        return out
+        return self._survey(candidates, by, lambda move: True, None)[1]
 
-    def _survey(self, by: str | None, fits: Callable[[Move], bool], most: int | None) -> tuple[set[str], list[JsonObject], bool]:
-        """One lazy pass over the candidates: the verbs with a legal move, the legal moves that
-        ``fits`` (each once, and no more than ``most`` + 1 of them), and whether more fit than ``most``.
+    def _survey(
+        self, candidates: Iterable[Move], by: str | None, fits: Callable[[Move], bool], most: int | None,
+    ) -> tuple[set[str], list[JsonObject], bool]:
+        """One lazy pass over ``candidates``: the verbs with a legal move, the legal moves that ``fits``
+        as forms (each once, and no more than ``most`` + 1 of them), and whether more fit than ``most``.
 
         A candidate that does not fit is judged only while its verb has no legal move yet: the
         verbs row needs one legal move a verb, not all of them."""
         verbs: set[str] = set()
         out: list[JsonObject] = []
         seen: set[str] = set()
-        for n, move in enumerate(self.game.candidates(self.state, by)):
+        for n, move in enumerate(candidates):
             if n >= CANDIDATE_LIMIT:
                 log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
                 break
@@ -160,7 +151,9 @@ class Builder:
         by = draft.by
         by_verb = self.game.codec.by_verb
         if draft.verb is None:
-            legal, quickly, overflow = self._survey(by, lambda m: self._quickable(m, draft.focus), QUICK_LIMIT)
+            legal, quickly, overflow = self._survey(
+                self.game.candidates(self.state, by), by, lambda m: self._quickable(m, draft.focus), QUICK_LIMIT,
+            )
             only = next(iter(legal)) if len(legal) == 1 else None
             if draft.focus is None and only is not None and field_specs(by_verb[only]):
                 # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
@@ -189,7 +182,9 @@ class Builder:
         verb = draft.verb
         # One pass: the verb's moves that agree with the fields so far, judged all; the other verbs'
         # (and a wide verb's, narrowed here instead) only until each has a legal move.
-        legal, mine, _ = self._survey(by, lambda m: narrowed is None and m.verb == verb and agrees(m, given), None)
+        legal, mine, _ = self._survey(
+            self.game.candidates(self.state, by), by, lambda m: narrowed is None and m.verb == verb and agrees(m, given), None,
+        )
         buttons: list[JsonObject] | None = None  # the moves one-tap buttons are drawn from (None: all of mine)
         if narrowed is not None:
             mine = narrowed[0]

@@ -74,6 +74,7 @@ pi:
 	usermod -aG dialout,plugdev,video companion
 	mkdir -p /etc/table-companion
 	[ -e /etc/table-companion/table.toml ] || $(VENV)/bin/companion init /etc/table-companion/table.toml
+	chown companion:companion /etc/table-companion/table.toml   # init writes 0600: the service's user must read it
 	install -m 644 hardware/table-companion.service /etc/systemd/system/table-companion.service
 	install -D -m 644 hardware/time-wait-sync-bounded.conf /etc/systemd/system/systemd-time-wait-sync.service.d/table-companion.conf
 	systemctl daemon-reload

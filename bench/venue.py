@@ -40,6 +40,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from pathlib import Path
 from typing import Any
 
@@ -144,11 +145,16 @@ class PageReader(threading.Thread):
         self.last: Any = None
 
     def fetch(self) -> Any:
+        """Every table, page by page (``next``), as the venue page reads them: one refresh."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         conn.request("GET", "/api/tables")
-        body = conn.getresponse().read()
+        data = json.loads(conn.getresponse().read())
+        while data.get("next"):
+            conn.request("GET", "/api/tables?after=" + urllib.parse.quote(data["next"]))
+            page = json.loads(conn.getresponse().read())
+            data = {**page, "tables": data["tables"] + page["tables"]}
         conn.close()
-        return json.loads(body)
+        return data
 
     def run(self) -> None:
         while not self.stop.is_set():

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
+import json
 
 import pytest
 
 from companion.core import Header
 from companion.core.errors import NotationError
 from companion.core.codec import MoveCodec
-from companion.log.notation import parse_header
+from companion.games import get_game
+from companion.games.everest.moves import Plan, PlanCoin
+from companion.log.notation import parse_header, read_notation
+from tests.conftest import TOY_HEADER
 from tests.toy_game import GAME, Peek, Take
+
 
 
 def test_round_trip_keeps_every_field() -> None:
@@ -72,3 +78,27 @@ def test_new_state_checks_player_count_and_options() -> None:
         GAME.new_state(Header("toy", ("a", "b"), {"pile": "lots"}))
     with pytest.raises(SetupError, match='options has an unknown field "piles"'):
         GAME.new_state(Header("toy", ("a", "b"), {"piles": 3}))
+
+
+
+def test_a_nested_frozen_value_is_read_once_per_distinct_object() -> None:
+    codec = get_game("everest").codec
+    coin = {"coin": "3", "face": "value", "dir": "N"}
+    line = {"by": "anna", "do": "plan", "coins": [coin, dict(coin)]}
+    first, again = codec.from_json(line), codec.from_json(line)
+    assert isinstance(first, Plan) and isinstance(again, Plan) and first == again
+    assert first.coins[0] == PlanCoin("3", "value", "N")
+    assert first.coins[0] is first.coins[1] is again.coins[0]
+    # the key holds each value's type: a refusal is never answered from what was read before
+    with pytest.raises(NotationError, match=r'plan field "coins"\[0\] field "coin" must be'):
+        codec.from_json({"by": "anna", "do": "plan", "coins": [{"coin": True, "face": "value", "dir": "N"}]})
+
+
+@pytest.mark.parametrize("line", ['{"by": "anna"} x', '{"by": "anna"', "[1, 2]]", "\ufeff{}", "NaN1"])
+def test_a_notation_line_is_refused_as_json_refuses_it(line: str) -> None:
+    with pytest.raises(json.JSONDecodeError) as refused:
+        json.loads(line)
+    header = json.dumps(TOY_HEADER.to_json())
+    with pytest.raises(NotationError) as caught:
+        read_notation(io.StringIO(header + "\n" + line))
+    assert str(caught.value) == f"line 2: not valid JSON ({refused.value.msg} at column {refused.value.colno})"

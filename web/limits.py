@@ -25,6 +25,8 @@ from typing import Any
 
 from flask import Flask, Response, current_app, request
 
+from companion.core.jsontext import too_deep
+
 log = logging.getLogger(__name__)
 
 
@@ -177,29 +179,6 @@ def _client() -> str:
     return request.remote_addr or "unknown"
 
 
-def _too_deep(data: bytes, limit: int) -> bool:
-    """Whether JSON text nests deeper than ``limit`` (brackets inside strings do not count)."""
-    depth = 0
-    in_string = escaped = False
-    for byte in data:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif byte == 0x5C:  # backslash
-                escaped = True
-            elif byte == 0x22:
-                in_string = False
-        elif byte == 0x22:
-            in_string = True
-        elif byte in (0x5B, 0x7B):  # [ {
-            depth += 1
-            if depth > limit:
-                return True
-        elif byte in (0x5D, 0x7D):
-            depth -= 1
-    return False
-
-
 def _check_request() -> Response | None:
     """Before every request: URL and body size, JSON depth, then the rates that apply."""
     rates = not current_app.config.get("RATE_LIMITS_OFF")
@@ -209,7 +188,7 @@ def _check_request() -> Response | None:
     if length is not None and length > current_app.config["MAX_CONTENT_LENGTH"]:
         return refuse("body", 413, f"the request body is too large (at most {current_app.config['MAX_CONTENT_LENGTH']} bytes)")
     if request.is_json and request.method == "POST":
-        if _too_deep(request.get_data(cache=True), MAX_JSON_DEPTH):
+        if too_deep(request.get_data(cache=True), MAX_JSON_DEPTH):
             return refuse("json", 400, f"the JSON body nests too deep (at most {MAX_JSON_DEPTH} levels)")
     if not rates:
         return None

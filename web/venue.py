@@ -4,6 +4,11 @@ standings across finished games.
 It shows only what the tables published (the venue's store); it never runs a game's rules and has
 nothing to change, so it has no PIN and no forms. Live updates: ``/events`` says which tables
 changed (server-sent events) and the page fetches ``/api/tables`` or ``/api/table/<table>`` again.
+
+Every answer is bounded whatever the tables publish: ``/api/tables`` is paged (:data:`TABLES_PAGE`
+tables, then ``next`` names the table to go on ``after``) and carries the top of the standings
+(:data:`STANDINGS_SHOWN`); each board and event in it is bounded by the collector
+(:mod:`companion.venue.limits`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,14 @@ log = logging.getLogger(__name__)
 HEARTBEAT_S = 15.0
 EVENTS_SHOWN = 200
 WAKE_S = 0.5
-MAX_ONLY = 1000
+TABLES_PAGE = 100
+"""Tables in one ``/api/tables`` answer (and names in its ``only``)."""
+MAX_ONLY = TABLES_PAGE
+STANDINGS_SHOWN = 50
+"""Players and finished games in ``/api/tables`` (the page); ``/api/standings`` gives :data:`STANDINGS_API`."""
+STANDINGS_API = 500
+MAX_NAME = 64
+"""Longest table name in a query (as :data:`companion.venue.limits.NAME_CHARS`)."""
 
 Status = Callable[[], JsonObject]
 """The venue service's own status (broker connection, counters) for the page's footer."""
@@ -78,24 +90,37 @@ def create_venue_app(store: VenueStore, venue: str, status: Status | None = None
 
     @app.get("/api/tables")
     def api_tables() -> Response:
-        """Every table, or with ``?only=t1,t2`` just those (what a live page refetches when they change)."""
+        """The tables by name, a page at a time (``?after=<table>`` for the next page, named by ``next``),
+        or with ``?only=t1,t2`` just those (what a live page refetches when they change)."""
         raw = request.args.get("only")
         only = {t for t in raw.split(",") if t} if raw is not None else None
         if only is not None and len(only) > MAX_ONLY:
             return Response(f"only: at most {MAX_ONLY} tables\n", status=400, mimetype="text/plain")
+        after = request.args.get("after")
+        if after is not None and len(after) > MAX_NAME:
+            return Response(f"after: a table name of at most {MAX_NAME} characters\n", status=400, mimetype="text/plain")
+        page = store.tables(venue, only, after, TABLES_PAGE + 1)
+        more = len(page) > TABLES_PAGE
+        page = page[:TABLES_PAGE]
         return jsonify(
             {
                 "venue": venue,
-                "tables": store.tables(venue, only),
-                "partial": only is not None,
-                "standings": standings(store.games(venue)),
+                "tables": page,
+                "partial": only is not None or after is not None,
+                "next": page[-1]["table"] if more else None,
+                "standings": standings(store.games(venue), STANDINGS_SHOWN),
                 "status": own_status(),
             }
         )
 
     @app.get("/api/standings")
     def api_standings() -> Response:
-        return jsonify(standings(store.games(venue)))
+        return jsonify(standings(store.games(venue), STANDINGS_API))
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        """The venue's own health: the broker connection, paho's network thread, the counts."""
+        return jsonify(own_status())
 
     @app.get("/api/table/<table>")
     def api_table(table: str) -> Response:

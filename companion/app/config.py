@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
+from companion.app.secret_files import read_secret
 from companion.core.errors import CompanionError, ConfigError
 from companion.contract.game import Game
 from companion.core.readers import ARRAY_SCHEME, ArrayChannel, ReaderAddress, check_array_name
@@ -120,6 +121,7 @@ host = "0.0.0.0"       # every phone on the table's network may watch
 port = 8000
 threads = 64           # one per open scoreboard stream
 pin = ""               # referee PIN; empty = a new random 8-digit PIN shown at start-up (8+ characters)
+# pin_file = "pin"     # or the PIN in a file of its own (mode 0600); a config holding a PIN must be 0600
 # hosts = ["pi.local"] # names phones use besides localhost and the printed address (others get 421)
 
 [tags]
@@ -242,21 +244,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
     )
     log_t = _section(data, "log") or {}
     _check_unknown(log_t, "log", {"path"})
-    web_t = _section(data, "web") or {}
-    _check_unknown(web_t, "web", {"host", "port", "threads", "pin", "hosts"})
-    port = _get(web_t, "port", "web", int, 8000)
-    if not 0 <= port <= 65535:
-        raise ConfigError(f"web.port: {port} is not a TCP port")
-    threads = _get(web_t, "threads", "web", int, 64)
-    if not 4 <= threads <= 1024:
-        raise ConfigError(f"web.threads: {threads} must be between 4 and 1024")
-    pin = _get(web_t, "pin", "web", str, "")
-    if pin and (problem := weak_pin(pin)) is not None:
-        raise ConfigError(f"web.pin: the PIN {problem}")
-    hosts = _get(web_t, "hosts", "web", list, [])
-    if not all(isinstance(h, str) and h and len(h) <= 253 for h in hosts):
-        raise ConfigError("web.hosts: must be a list of host names or addresses")
-    web = WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, pin, tuple(hosts))
+    web = _parse_web(_section(data, "web") or {}, base)
     tags_t = _section(data, "tags") or {}
     _check_unknown(tags_t, "tags", {"registry"})
     array, arrays = _parse_arrays(data)
@@ -307,7 +295,7 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         array=array,
         arrays=arrays,
         camera=camera,
-        broker=_parse_broker(_section(data, "broker")),
+        broker=_parse_broker(_section(data, "broker"), base),
     )
 
 
@@ -343,10 +331,39 @@ def _check_reader(text: str, where: str) -> None:
         raise ConfigError(f"{where}: {exc}") from None
 
 
-def _parse_broker(broker_t: Mapping[str, Any] | None) -> BrokerConfig | None:
+def _secret(table: Mapping[str, Any], where: str, key: str, base: Path) -> tuple[str, str]:
+    """A secret given inline (``key``) or in a 0600 file (``key_file``, relative to the config's
+    folder); returns it and the config key it came from."""
+    inline = _get(table, key, where, str, "")
+    named = _get(table, f"{key}_file", where, str, "")
+    if inline and named:
+        raise ConfigError(f"{where}.{key}_file: give the {key} in {key} or in {key}_file, not both")
+    if named:
+        return read_secret(base / named, f"{where}.{key}_file"), f"{where}.{key}_file"
+    return inline, f"{where}.{key}"
+
+
+def _parse_web(web_t: Mapping[str, Any], base: Path) -> WebConfig:
+    _check_unknown(web_t, "web", {"host", "port", "threads", "pin", "pin_file", "hosts"})
+    port = _get(web_t, "port", "web", int, 8000)
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"web.port: {port} is not a TCP port")
+    threads = _get(web_t, "threads", "web", int, 64)
+    if not 4 <= threads <= 1024:
+        raise ConfigError(f"web.threads: {threads} must be between 4 and 1024")
+    pin, where = _secret(web_t, "web", "pin", base)
+    if pin and (problem := weak_pin(pin)) is not None:
+        raise ConfigError(f"{where}: the PIN {problem}")
+    hosts = _get(web_t, "hosts", "web", list, [])
+    if not all(isinstance(h, str) and h and len(h) <= 253 for h in hosts):
+        raise ConfigError("web.hosts: must be a list of host names or addresses")
+    return WebConfig(_get(web_t, "host", "web", str, "127.0.0.1"), port, threads, pin, tuple(hosts))
+
+
+def _parse_broker(broker_t: Mapping[str, Any] | None, base: Path) -> BrokerConfig | None:
     if broker_t is None:
         return None
-    _check_unknown(broker_t, "broker", {"host", "port", "venue", "table", "username", "password", "ca_file"})
+    _check_unknown(broker_t, "broker", {"host", "port", "venue", "table", "username", "password", "password_file", "ca_file"})
     host = _get(broker_t, "host", "broker", str)
     port = _get(broker_t, "port", "broker", int, 8883)
     if not 0 < port <= 65535:
@@ -363,7 +380,7 @@ def _parse_broker(broker_t: Mapping[str, Any] | None) -> BrokerConfig | None:
         venue=names["venue"],
         table=names["table"],
         username=_get(broker_t, "username", "broker", str, ""),
-        password=_get(broker_t, "password", "broker", str, ""),
+        password=_secret(broker_t, "broker", "password", base)[0],
         ca_file=_get(broker_t, "ca_file", "broker", str, ""),
     )
 

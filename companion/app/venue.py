@@ -14,6 +14,7 @@ from companion.venue.broker import BrokerConfig
 from companion.core import JsonObject
 from companion.app.service import WebServer
 from companion.venue.collector import VenueCollector
+from companion.venue.limits import VenueLimits
 from companion.venue.store import VenueStore
 
 log = logging.getLogger(__name__)
@@ -30,7 +31,10 @@ class VenueConfig:
     threads: int = 32
     hosts: tuple[str, ...] = ()
     """Names the page answers to besides this machine's own (as ``[web] hosts`` for a table)."""
-    client_id: str = "venue"
+    client_id: str = ""
+    """The venue's MQTT client id; empty (the default) is a random one, which no table can guess."""
+    limits: VenueLimits = VenueLimits()
+    """What the venue keeps per table (docs/security.md, "The venue")."""
 
 
 class VenueWeb(WebServer):
@@ -48,15 +52,17 @@ class VenueWeb(WebServer):
 class VenueService:
     def __init__(self, config: VenueConfig) -> None:
         self.config = config
-        self.store = VenueStore(config.db)
+        self.store = VenueStore(config.db, config.limits)
         self.collector = VenueCollector(self.store, config.broker, config.client_id)
         self.web: VenueWeb | None = None
 
     def status(self) -> JsonObject:
         b = self.config.broker
+        health = self.collector.health()
         return {
-            "broker": f"{b.host}:{b.port} ({'connected' if self.collector.subscribed else 'not connected'})",
-            "collector": dict(self.collector.counters),
+            "broker": f"{b.host}:{b.port} ({'connected' if health['subscribed'] else 'not connected'})",
+            "network": health["network"],
+            "collector": health["counters"],
         }
 
     def start(self) -> "VenueService":

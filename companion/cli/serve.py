@@ -1,5 +1,8 @@
 """``companion init`` (write a commented default config) and ``companion serve --config FILE``.
 
+``init`` writes the file readable by its owner only (0600): it is where the PIN and the broker
+password go. ``serve`` refuses a config that holds either and that other users can read.
+
 ``serve`` never silently resumes a log whose header disagrees with the config: it says what differs
 and asks on a terminal (resume / new game / quit), or follows ``--resume`` / ``--new-game``; with
 neither and no terminal it exits 2 with the message. A broken log is refused unless
@@ -17,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.config import default_config, load_config
+from companion.app.secret_files import refuse_exposed_config
 from companion.core.errors import ConfigError
 from companion.games import game_ids
 from companion.log.store import fingerprint
 from companion.log.files import Choice, Declined
+from companion.log.private_file import write_private
 from companion.app.service import print_welcome
 from companion.app.starter import no_hardware_config
 from web.auth import game_key
@@ -83,13 +88,14 @@ def init(args: argparse.Namespace) -> int:
     path = Path(args.path)
     if path.exists() and not args.force:
         raise ConfigError(f"{path}: already exists (use --force to overwrite)")
+    # 0600: the config is where the referee PIN and the broker password go (docs/security.md).
     if args.no_hardware:
-        path.write_text(no_hardware_config(args.game or "escape-master", host=args.host, port=args.port), encoding="utf-8")
+        write_private(path, no_hardware_config(args.game or "escape-master", host=args.host, port=args.port).encode("utf-8"))
         print(f"wrote {path} (no readers, no camera); start it with: companion serve --config {path}")
         return 0
     if args.game is not None:
         raise ConfigError("--game goes with --no-hardware (the default config with readers is for Escape Master)")
-    path.write_text(default_config(), encoding="utf-8")
+    write_private(path, default_config().encode("utf-8"))
     print(f"wrote {path}; edit the game, players and zones, then: companion serve --config {path}")
     return 0
 
@@ -100,6 +106,7 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         # systemd stops the service with SIGTERM: finish the batch in hand, close the log, exit 0.
         signal.signal(signal.SIGTERM, lambda signum, frame: waiter.set())
     config = load_config(args.config)
+    refuse_exposed_config(config.path)  # a PIN or password that another user on the Pi could read
     if args.resume:
         choose: Callable[[list[str]], Choice] | None = lambda differences: Choice.RESUME
     else:

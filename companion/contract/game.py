@@ -32,6 +32,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, read_seen
 from companion.core.setup_form import SetupForm
 from companion.core.errors import NotationError, SetupError
+from companion.contract.dispatch import MoveTable
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
@@ -68,6 +69,10 @@ class Game(ABC, Generic[S]):
     zone_kinds: ClassVar[tuple[ZoneKind, ...]] = ()
     """The kinds of zone this game reads (its own, declared in its package, and shared ones from
     :mod:`companion.core.zones`); a table config's zones may be only of these kinds."""
+    move_table: ClassVar["MoveTable[Any] | None"] = None
+    """The game's rules by move type (:mod:`companion.contract.dispatch`), the one idiom of dispatch."""
+    player_rule: ClassVar[str] = ""
+    """The rule id this game cites when a move's player is not at the table (old logs cite it)."""
     pick_kinds: ClassVar[tuple[Pick, ...]] = ()
     """The kinds of pick this game declares for its own move fields (the generic ones are core's,
     :data:`companion.core.picks.GENERIC`)."""

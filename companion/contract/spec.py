@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from companion.contract.game import Game
+from companion.contract.secrets import Secrets
 from companion.core.nouns import Header, Move
 
 
@@ -66,6 +67,10 @@ class GameSpec:
     """For every rule id, a move it refuses and one it allows (tests/contract/)."""
     bgg_id: int | None = None
     """The game's BoardGameGeek id, where it has one."""
+    secrets: Secrets[Any] | None = None
+    """What the game hides and from whom (:mod:`companion.contract.secrets`): the names its secret
+    values go by, what each player may know, and states a player cannot tell apart. None: nothing
+    is hidden (every card lies face up)."""
 
     @property
     def id(self) -> str:

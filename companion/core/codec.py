@@ -67,6 +67,15 @@ def value_from_json(tp: Any, value: Any, where: str) -> Any:
     return converter(tp)(value, where)
 
 
+_SCALARS: dict[Any, tuple[Callable[[Any], bool], Callable[[Any], Any]]] = {
+    bool: (lambda v: v is True or v is False, bool),
+    int: (lambda v: type(v) is int, int),  # not a bool: True is not a count
+    float: (lambda v: type(v) in (int, float) and math.isfinite(v), float),
+    str: (lambda v: type(v) is str, str),
+}
+"""A plain value's type: what a JSON value must be to be read as one, and how it is read."""
+
+
 def _refuse(name: str, value: Any, where: str) -> NoReturn:
     raise NotationError(f"{where} must be {name}, not {json.dumps(value)}")
 
@@ -96,9 +105,17 @@ def converter(tp: Any) -> Converter:
 
         return literal
     if origin in (Union, types.UnionType):
-        arms = [converter(arg) for arg in get_args(tp)]
+        args = get_args(tp)
+        # An optional field (``X | None``) reads null at once, and a value that is not null skips
+        # the null arm: that arm refuses it, saying nothing the final refusal does not (a refusal
+        # raises, and most optional fields are absent or null). Whichever arm takes null returns
+        # None, except an enum's (an enum may have a member whose value is null).
+        nullable = type(None) in args and not any(isinstance(a, type) and issubclass(a, enum.Enum) for a in args)
+        arms = [converter(arg) for arg in args if not (nullable and arg is type(None))]
 
         def union(value: Any, where: str) -> Any:
+            if value is None and nullable:
+                return None
             deeper: NotationError | None = None
             for arm in arms:
                 try:
@@ -164,6 +181,8 @@ def converter(tp: Any) -> Converter:
         return enumerated
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         cls = tp
+        if getattr(cls, "__dataclass_params__").frozen:
+            return _interning(cls, name)
 
         def nested(value: Any, where: str) -> Any:
             if not isinstance(value, dict):
@@ -171,39 +190,48 @@ def converter(tp: Any) -> Converter:
             return dataclass_from_json(cls, value, where)
 
         return nested
-    if tp is bool:
+    scalar = _SCALARS.get(tp)
+    if scalar is not None:
+        accepts, convert = scalar
 
-        def boolean(value: Any, where: str) -> Any:
-            if value is True or value is False:
-                return value
+        def plain(value: Any, where: str) -> Any:
+            if accepts(value):
+                return convert(value)
             _refuse(name, value, where)
 
-        return boolean
-    if tp is int:
-
-        def whole(value: Any, where: str) -> Any:
-            if type(value) is int:
-                return value
-            _refuse(name, value, where)
-
-        return whole
-    if tp is float:
-
-        def number(value: Any, where: str) -> Any:
-            if type(value) in (int, float) and math.isfinite(value):
-                return float(value)
-            _refuse(name, value, where)
-
-        return number
-    if tp is str:
-
-        def text(value: Any, where: str) -> Any:
-            if type(value) is str:
-                return value
-            _refuse(name, value, where)
-
-        return text
+        return plain
     raise TypeError(f"notation cannot read values of type {tp!r}")  # a move class with a type we do not read
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})
+INTERNED_MAX = 1024
+"""Values remembered per class by :func:`_interning`: a game's small values (Everest's 48 plan
+coins) fit many times over, and a file of distinct ones cannot grow the table without end."""
+
+
+def _interning(cls: type, name: str) -> Converter:
+    """Read a nested frozen dataclass, one instance per distinct JSON object of plain values: such
+    a value is immutable and equal to any other read from the same object, and the same few come
+    back on every line of a file (Everest's plan coins, three in every plan). The key holds each
+    value's type, so that ``true`` is never taken for ``1``; an object holding anything else (a
+    list, a number with a fraction) is read afresh every time."""
+    known: dict[tuple[tuple[tuple[str, Any], ...], tuple[type, ...]], Any] = {}
+
+    def interned(value: Any, where: str) -> Any:
+        if not isinstance(value, dict):
+            _refuse(name, value, where)
+        types_of = tuple(map(type, value.values()))
+        if not _PLAIN.issuperset(types_of):
+            return dataclass_from_json(cls, value, where)
+        key = (tuple(value.items()), types_of)
+        found = known.get(key)
+        if found is None:
+            found = dataclass_from_json(cls, value, where)
+            if len(known) < INTERNED_MAX:
+                known[key] = found
+        return found
+
+    return interned
 
 
 @dataclass(frozen=True)
@@ -212,6 +240,17 @@ class _Plan:
 
     fields: tuple[tuple[str, Converter, bool], ...]
     names: frozenset[str]
+    wheres: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict, compare=False)
+    """How a message names each field (``plan field "coins"``), by the ``where`` of the object: a
+    move's is its verb, so these are the same few strings for every move read."""
+
+    def field_wheres(self, where: str) -> tuple[str, ...]:
+        known = self.wheres.get(where)
+        if known is None:
+            known = tuple([f'{where} field "{name}"' for name, _, _ in self.fields])
+            if len(self.wheres) < 64:  # (a nested object's ``where`` names its index: keep a few)
+                self.wheres[where] = known
+        return known
 
 
 _plans: dict[type, _Plan] = {}
@@ -239,9 +278,9 @@ def dataclass_from_json(cls: type[T], obj: Mapping[str, Any], where: str, skip: 
         if key not in plan.names and key not in skip:
             raise NotationError(f"{where} has an unknown field {json.dumps(key)}")
     kwargs: dict[str, Any] = {}
-    for name, read, required in plan.fields:
+    for (name, read, required), field_where in zip(plan.fields, plan.field_wheres(where)):
         if name in obj:
-            kwargs[name] = read(obj[name], f'{where} field "{name}"')
+            kwargs[name] = read(obj[name], field_where)
         elif required:
             raise NotationError(f'{where} is missing the field "{name}"')
     try:
@@ -277,6 +316,9 @@ def dataclass_to_json(obj: Any) -> JsonObject:
     return out
 
 
+_VERB = ("do",)
+
+
 class MoveCodec:
     """Reads and writes one game's moves: ``{"by": P, "do": VERB, ...fields, "t": seconds}``."""
 
@@ -303,8 +345,7 @@ class MoveCodec:
         t = obj.get("t")
         if t is not None and (isinstance(t, bool) or not isinstance(t, (int, float)) or not math.isfinite(t)):
             raise NotationError(f'{verb}: "t" must be a number of seconds')
-        body = {k: v for k, v in obj.items() if k != "do"}
-        return dataclass_from_json(cls, body, verb)
+        return dataclass_from_json(cls, obj, verb, skip=_VERB)
 
     def to_json(self, move: Move) -> JsonObject:
         out: JsonObject = {}

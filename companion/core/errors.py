@@ -35,6 +35,11 @@ class UnknownGameError(NotationError):
     """A game id that no registered game answers to."""
 
 
+class UnknownMoveError(NotationError):
+    """A move of a type the game does not have (another game's move, or none at all): the same
+    refusal from ``check`` and ``apply`` of every game (:mod:`companion.contract.dispatch`)."""
+
+
 class IllegalMoveError(CompanionError, ValueError):
     """``apply`` was called with a move that ``check`` rejects."""
 

@@ -156,6 +156,9 @@ class Rule:
     """The rulebook file in ``shared/rules`` (or ``GAPS.md``) the passage comes from."""
     passage: str
     """The words of the rulebook, quoted (translated for the German Escape Master rules)."""
+    refuses: bool = True
+    """Can a move be refused citing this rule? False for a rule that only says what happens (scoring,
+    the end of a game or a round, the setup, an option): its tests show its effect instead."""
 
 
 class RuleBook(Mapping[str, Rule]):

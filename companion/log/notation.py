@@ -5,7 +5,7 @@ the header line and every move line, each read by its game's codec (:mod:`compan
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -44,13 +44,28 @@ class NotationFile:
     """The game's state before the first move (built once, while checking the header's setup)."""
 
 
+_scan: Callable[[str, int], tuple[Any, int]] = getattr(json.JSONDecoder(), "scan_once")  # (not in the stubs)
+"""The C scanner under ``json.loads``, for a line already stripped: what ``loads`` does for it
+without its whitespace look-ups (a game file is read at start-up and by ``companion replay``)."""
+
+
+def _loads(text: str) -> Any:
+    """``json.loads(text)`` for a stripped line; anything the scanner does not take whole goes to
+    ``json.loads`` itself, which then raises its own error."""
+    try:
+        value, end = _scan(text, 0)
+    except (StopIteration, ValueError):
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
 def _json_lines(lines: Iterable[str]) -> Iterator[tuple[int, Any]]:
     for number, raw in enumerate(lines, start=1):
         text = raw.strip()
         if not text:
             continue
         try:
-            yield number, json.loads(text)
+            yield number, _loads(text)
         except json.JSONDecodeError as exc:
             raise NotationError(f"not valid JSON ({exc.msg} at column {exc.colno})", number) from exc
         except RecursionError as exc:

@@ -5,11 +5,14 @@ Tables publish through :mod:`companion.venue.publish`, the venue listens through
 
 from __future__ import annotations
 
+import secrets
 import ssl
 from dataclasses import dataclass
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,20 @@ class BrokerConfig:
 def topic(venue: str, table: str, leaf: str) -> str:
     """``venue/<venue>/<table>/<leaf>`` (``+`` as the table subscribes to every table)."""
     return f"venue/{venue}/{table}/{leaf}"
+
+
+def new_client_id(prefix: str) -> str:
+    """``prefix`` and 16 random hex digits: a client id no one can guess, so no one can connect with
+    it and knock this client off (a broker that binds ids to users, ``use_username_as_clientid``,
+    replaces it with the username anyway; docs/venue.md)."""
+    return f"{prefix}-{secrets.token_hex(8)}"
+
+
+def connect_properties(max_packet: int) -> Properties:
+    """MQTT 5 CONNECT properties: the largest packet this client reads (the broker drops larger ones for it)."""
+    props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+    props.MaximumPacketSize = max_packet
+    return props
 
 
 def client_for(config: BrokerConfig, client_id: str) -> mqtt.Client:

@@ -8,7 +8,11 @@ request (the table was offline, the broker restarted, the request crossed the ta
 is therefore asked again, not waited on until the table's next board. A replay already streaming in
 moves the stored mark, which holds the next request back: asking again would only double the traffic.
 
-Bad payloads and unknown topics get one warning each (per topic) and a count; they never stop the collector.
+Bad payloads and unknown topics get one warning each (per topic) and a count; they never stop the
+collector. A payload is measured before it is parsed (:mod:`companion.venue.limits`): too many bytes
+or too deep is a bad message, not a ``RecursionError``. Every paho callback is guarded and the
+network thread watched (:mod:`companion.venue.link`): the ticker notices a dead one and connects again,
+and :meth:`VenueCollector.health` says so.
 """
 
 from __future__ import annotations
@@ -21,28 +25,34 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.venue.broker import client_for, topic
-from companion.venue.broker import BrokerConfig
+from companion.core import JsonObject
+from companion.venue.broker import BrokerConfig, new_client_id, topic
+from companion.venue.limits import BOARD_BYTES, EVENT_BYTES, PACKET_BYTES, BadMessage, name_of, read_object, seq_of
+from companion.venue.link import BrokerLink, Callback
 from companion.venue.store import Stored, VenueStore
 
 log = logging.getLogger(__name__)
+
+__all__ = ["ASK_AGAIN_S", "BadMessage", "VenueCollector"]
 
 ASK_AGAIN_S = 1.0
 """How long a table may stay behind with nothing new arriving before the venue asks again."""
 TICK_S = 0.25
 WARNED_TOPICS = 1000
 """Topics the venue has warned about once; past this many, bad messages are only counted."""
-
-
-class BadMessage(ValueError):
-    """A message on a venue topic that the venue cannot read."""
+ASKED_KEPT_S = 60.0
+"""A replay request older than this is forgotten (so the map of requests stays as small as the tables behind)."""
 
 
 class VenueCollector:
-    def __init__(self, store: VenueStore, config: BrokerConfig, client_id: str = "venue") -> None:
+    def __init__(self, store: VenueStore, config: BrokerConfig, client_id: str = "") -> None:
         self.store = store
         self.config = config
-        self.counters = {"bad": 0, "asked": 0, "unknown_topic": 0}
+        self.client_id = client_id or new_client_id("venue")
+        """Random unless given: a table that could guess it could connect with it and knock the venue off."""
+        self.counters = {
+            "bad": 0, "asked": 0, "unknown_topic": 0, "disconnects": 0, "callback_errors": 0, "network_restarts": 0,
+        }
         self._asked: dict[tuple[str, str, str], tuple[float, int]] = {}
         """(venue, table, instance) → (when the venue last asked, the next seq it asked from)."""
         self._warned: set[str] = set()
@@ -53,15 +63,19 @@ class VenueCollector:
         self._subscribing: set[int] = set()
         """Message ids of the subscriptions the broker has not acknowledged yet."""
         self._ticker = threading.Thread(target=self._tick, name="venue-ask", daemon=True)
-        self.client = client_for(config, client_id)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_subscribe = self._on_subscribe
-        self.client.on_message = self._on_message
+        callbacks: dict[str, Callback] = {
+            "on_connect": self._on_connect, "on_disconnect": self._on_disconnect,
+            "on_subscribe": self._on_subscribe, "on_message": self._on_message,
+        }
+        self.link = BrokerLink("venue", config, self.client_id, callbacks, self.counters, PACKET_BYTES)
+
+    @property
+    def client(self) -> mqtt.Client:
+        """The paho client in use (a new one after the network thread was restarted)."""
+        return self.link.client
 
     def start(self) -> "VenueCollector":
-        self.client.connect_async(self.config.host, self.config.port, keepalive=10)
-        self.client.loop_start()
+        self.link.start()
         self._ticker.start()
         return self
 
@@ -69,19 +83,29 @@ class VenueCollector:
         self._stop.set()
         if self._ticker.is_alive():
             self._ticker.join(5)
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.link.stop()
 
     @property
     def connected(self) -> bool:
-        return self._connected.is_set()
+        return self._connected.is_set() and self.link.alive
 
     @property
     def subscribed(self) -> bool:
-        """Connected, and the broker acknowledged both subscriptions: every message from now on comes here."""
-        return self._subscribed.is_set()
+        """Connected, and the broker acknowledged both subscriptions: every message from now on comes
+        here (false as soon as paho's network thread is found dead, whatever its flags said)."""
+        return self._subscribed.is_set() and self.link.alive
 
-    # -- paho callbacks (its network thread) ---------------------------------------------------
+    def health(self) -> JsonObject:
+        """The collector's state for the venue's status: the network thread, the connection, the counts."""
+        return {
+            "network": "running" if self.link.alive else "stopped",
+            "connected": self.connected,
+            "subscribed": self.subscribed,
+            "client_id": self.client_id,
+            "counters": dict(self.counters),
+        }
+
+    # -- paho callbacks (its network thread; each one guarded by the link) -----------------------
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any) -> None:
         if reason.is_failure:
@@ -107,16 +131,19 @@ class VenueCollector:
         self._connected.clear()
         self._subscribed.clear()
         if not self._stop.is_set():
+            self.counters["disconnects"] += 1
             log.warning("venue lost the broker (%s); reconnecting, then asking for what it missed", reason)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        where = "(a topic that is not UTF-8)"
         try:
-            self._take(message.topic, message.payload)
-        except (BadMessage, ValueError, KeyError, TypeError, AttributeError) as exc:
+            where = message.topic
+            self._take(where, message.payload)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # BadMessage, JSON and UTF-8 errors are ValueErrors
             self.counters["bad"] += 1
-            if message.topic not in self._warned and len(self._warned) < WARNED_TOPICS:  # one message per topic, then the count
-                self._warned.add(message.topic)
-                log.warning("ignored a message on %s: %s (further ones are only counted)", message.topic, exc)
+            if where not in self._warned and len(self._warned) < WARNED_TOPICS:  # one message per topic, then the count
+                self._warned.add(where)
+                log.warning("ignored a message on %s: %s (further ones are only counted)", where[:200], exc)
 
     def _take(self, topic: str, payload: bytes | bytearray) -> None:
         parts = topic.split("/")
@@ -124,35 +151,50 @@ class VenueCollector:
             self.counters["unknown_topic"] += 1
             raise BadMessage("not venue/<venue>/<table>/event or /board")
         _, venue, table, leaf = parts
-        body = json.loads(payload)
-        if not isinstance(body, dict):
-            raise BadMessage("the payload is not a JSON object")
+        name_of(table, "the table's name")
         if leaf == "board":
-            int(body["seq"])
-            str(body["instance"])
-            self.store.set_board(venue, table, body)
+            board = read_object(payload, BOARD_BYTES, "board")
+            seq_of(board.get("seq"), "the board's seq", low=0)
+            name_of(board.get("instance"), "the board's instance")
+            self.store.set_board(venue, table, board)
             return
+        body = read_object(payload, EVENT_BYTES, "event")
         row = body["row"]
         if not isinstance(row, dict):
             raise BadMessage('"row" is not an object')
-        instance, seq = str(body["instance"]), int(body["seq"])
-        if seq < 1:
-            raise BadMessage(f"seq {seq} is not a log seq")
-        if self.store.add_event(venue, table, instance, seq, str(body["hash"]), row) is Stored.BUFFERED:
+        instance, seq = name_of(body["instance"], "the instance"), seq_of(body["seq"], "seq")
+        hash_ = name_of(body["hash"], "the hash")
+        if self.store.add_event(venue, table, instance, seq, hash_, row) is Stored.BUFFERED:
             self._ask(venue, table, instance, self.store.last_seq(venue, table, instance) + 1)
 
-    # -- asking for what is missing -------------------------------------------------------------
+    # -- asking for what is missing, and watching the network thread ------------------------------
 
     def _tick(self) -> None:
         while not self._stop.wait(TICK_S):
-            if not self._connected.is_set():
-                continue
             try:
-                for behind in self.store.behind():
-                    self._ask(behind.venue, behind.table, behind.instance, behind.next_seq)
+                self._tick_once()
             except Exception:  # logged and counted; the next tick tries again
                 self.counters["bad"] += 1
                 log.exception("checking which tables the venue is behind on failed")
+
+    def _tick_once(self) -> None:
+        self.link.watch(self._forget_connection)
+        if not self._connected.is_set():
+            return
+        for behind in self.store.behind():
+            self._ask(behind.venue, behind.table, behind.instance, behind.next_seq)
+        self._forget_old_requests()
+
+    def _forget_connection(self) -> None:
+        """paho's thread had died: the flags its callbacks left say nothing any more."""
+        self._connected.clear()
+        self._subscribed.clear()
+
+    def _forget_old_requests(self) -> None:
+        cut = time.monotonic() - ASKED_KEPT_S
+        with self._lock:
+            for key in [k for k, (when, _) in self._asked.items() if when < cut]:
+                del self._asked[key]
 
     def _ask(self, venue: str, table: str, instance: str, start: int) -> None:
         """Ask for a replay from ``start`` unless a request went out less than :data:`ASK_AGAIN_S` ago.

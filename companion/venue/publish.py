@@ -34,8 +34,9 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from companion.venue.broker import client_for, topic
-from companion.venue.broker import BrokerConfig
+from companion.venue.broker import BrokerConfig, new_client_id, topic
+from companion.venue.limits import REPLAY_BYTES, TABLE_PACKET_BYTES, name_of, read_object, seq_of
+from companion.venue.link import BrokerLink, Callback
 from companion.core import JsonObject
 from companion.log.store import LogRow
 from companion.referee.session import Session
@@ -53,6 +54,10 @@ def instance_of(session: Session) -> str:
     return first.hash[:16] if first is not None else ""
 
 
+def _bound_queue(client: mqtt.Client) -> None:
+    client.max_queued_messages_set(QUEUE_LIMIT)
+
+
 class TablePublisher:
     """Publishes one session's public rows and board; never blocks the referee."""
 
@@ -60,7 +65,10 @@ class TablePublisher:
         self.session = session
         self.config = config
         self.instance = instance_of(session)
-        self.counters = {"published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0, "held": 0}
+        self.counters = {
+            "published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0, "held": 0,
+            "disconnects": 0, "callback_errors": 0, "network_restarts": 0,
+        }
         self._queue: queue.Queue[int | None] = queue.Queue(QUEUE_LIMIT)
         self._stop = threading.Event()
         self._connected = threading.Event()
@@ -78,19 +86,26 @@ class TablePublisher:
         """paho message id → seq, for QoS 1 acknowledgements."""
         self._unsubscribe: Any = None
         self._thread = threading.Thread(target=self._run, name="mqtt-publish", daemon=True)
-        self.client = client_for(config, f"table-{config.venue}-{config.table}")
-        self.client.max_queued_messages_set(QUEUE_LIMIT)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_publish = self._on_publish
-        self.client.on_message = self._on_message
+        callbacks: dict[str, Callback] = {
+            "on_connect": self._on_connect, "on_disconnect": self._on_disconnect,
+            "on_publish": self._on_publish, "on_message": self._on_message,
+        }
+        # A random client id: one that could be guessed could be used to knock the table off the broker.
+        self.link = BrokerLink(
+            f"table {config.venue}/{config.table}", config, new_client_id(f"table-{config.venue}-{config.table}"),
+            callbacks, self.counters, TABLE_PACKET_BYTES, setup=_bound_queue,
+        )
+
+    @property
+    def client(self) -> mqtt.Client:
+        """The paho client in use (a new one after its network thread was restarted)."""
+        return self.link.client
 
     # -- life --------------------------------------------------------------------------------
 
     def start(self) -> "TablePublisher":
         self._unsubscribe = self.session.subscribe(self._listener)
-        self.client.connect_async(self.config.host, self.config.port, keepalive=10)
-        self.client.loop_start()
+        self.link.start()
         self._thread.start()
         return self
 
@@ -110,8 +125,7 @@ class TablePublisher:
         except queue.Full:
             pass
         self._thread.join(5)
-        self.client.disconnect()
-        self.client.loop_stop()
+        self.link.stop()
 
     @property
     def acked(self) -> int:
@@ -138,9 +152,10 @@ class TablePublisher:
                 item = -1
             if item is None:
                 return
-            if not self._connected.is_set():
-                continue
             try:
+                self.link.watch(self._connected.clear)  # a dead network thread: a new client, whose connect rewinds
+                if not self._connected.is_set():
+                    continue
                 self._catch_up()
             except Exception:  # logged and counted; the next wake-up tries again from the log
                 self.counters["errors"] += 1
@@ -210,6 +225,7 @@ class TablePublisher:
         self._connected.clear()
         if self._stop.is_set():
             return
+        self.counters["disconnects"] += 1
         log.warning("broker connection lost (%s); the log keeps every row for the replay", reason)
 
     def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any, props: Any) -> None:
@@ -221,11 +237,9 @@ class TablePublisher:
             self._acked = max(self._acked, done)
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            body = json.loads(message.payload)
-            instance, start = str(body["instance"]), int(body["from"])
-            if start < 1:
-                raise ValueError(f"from {start} is not a log seq")
+        try:  # written by the venue's user, but read as untrusted: measured before it is parsed
+            body = read_object(message.payload, REPLAY_BYTES, "replay request")
+            instance, start = name_of(body["instance"], "the instance"), seq_of(body["from"], "from")
         except (ValueError, KeyError, TypeError) as exc:
             self.counters["errors"] += 1
             log.warning("ignored a replay request %r: %s", message.payload[:80], exc)

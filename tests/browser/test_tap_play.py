@@ -65,10 +65,17 @@ class Tapper:
         self.ready()
 
     def values(self, prefix: str, scope: str = "") -> list[Any]:
-        found = self.page.eval_on_selector_all(
-            f'{scope} [data-tap^="{prefix}"]'.strip(), f"els => els.map(e => e.dataset.tap.slice({len(prefix)}))"
-        )
-        return [json.loads(v) for v in found]
+        return [json.loads(tap[len(prefix) :]) for tap in self.taps_offered(prefix, scope)]
+
+    def taps_offered(self, prefix: str, scope: str = "") -> list[str]:
+        found: list[str] = self.page.eval_on_selector_all(f'{scope} [data-tap^="{prefix}"]'.strip(), "els => els.map(e => e.dataset.tap)")
+        return found
+
+    def tap_value(self, prefix: str, wanted: Any, scope: str = "") -> None:
+        """Tap the button that carries ``wanted``, found by what it says it is, never by its place in
+        the row: a live update may redraw the row between reading it and tapping."""
+        tap = next(t for t in self.taps_offered(prefix, scope) if plain(json.loads(t[len(prefix) :])) == plain(wanted))
+        self.page.locator(f"{scope} [data-tap={json.dumps(tap)}]".strip()).first.click()
 
     def enter(self, move: Move, session: Session) -> int:
         """Tap ``move`` in; returns the taps. Quick buttons carry notation; steps name fields as the move class does."""
@@ -85,12 +92,10 @@ class Tapper:
                 self.click(f'[data-tap="by:{who}"]')
         so_far: dict[str, list[Any]] = {}
         while self.taps < 200:
-            quick = self.values("quick:")
-            for i, offered in enumerate(quick):
-                if plain(offered) == target:
-                    self.page.locator('[data-tap^="quick:"]').nth(i).click()
-                    self.taps += 1
-                    return self._sent(session, before)
+            if any(plain(offered) == target for offered in self.values("quick:")):
+                self.tap_value("quick:", target)
+                self.taps += 1
+                return self._sent(session, before)
             verb_on = self.page.locator(f'[data-tap="verb:{move.verb}"].on').count()
             if not verb_on:
                 self.click(f'[data-tap="verb:{move.verb}"]')
@@ -119,9 +124,8 @@ class Tapper:
                     assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
                     self.click('.step [data-tap="every"]')
                     continue
-                index = next(i for i, v in enumerate(values) if plain(v) == plain(wanted))
                 tapped.append(wanted)
-                self.page.locator('.step [data-tap^="value:"]').nth(index).click()
+                self.tap_value("value:", wanted, ".step")
                 self.taps += 1
             if session.log.last_seq > before:
                 return self._sent(session, before)
@@ -150,7 +154,7 @@ class Tapper:
             self.click('.step [data-tap="every"]')
             return
         tapped.append(wanted)
-        self.page.locator('.step [data-tap^="value:"]').nth(next(i for i, v in enumerate(values) if plain(v) == plain(wanted))).click()
+        self.tap_value("value:", wanted, ".step")
         self.taps += 1
         self.ready()
 

@@ -7,8 +7,7 @@ from typing import Any
 
 from companion.contract.game import Game
 from companion.core import JsonObject
-from companion.games.escape_house.playout import as_live_table, random_playout
-from tests.games.scenes import BadStart, Evening, Hands, Layout, Offers, Scene
+from tests.games.scenes import BadStart, Evening, Hands, Layout, Scene
 from tests.games.test_escape_house_live import HANDS
 
 
@@ -17,9 +16,6 @@ def hand(view: JsonObject) -> list[str]:
     return [c["id"] for c in (view.get("you") or {}).get("hand") or []]
 
 
-def cards(game: Game[Any], state: Any) -> Mapping[str, str]:
-    """The card set's cards (the game has no one fixed deck)."""
-    return {c: c for c in state.cards.cards}
 
 
 def started(board: JsonObject) -> None:
@@ -46,13 +42,6 @@ def init_setup(setup: Mapping[str, Any]) -> None:
 
 SCENE = Scene(
     hands=Hands(hand, secret=True),
-    offers=Offers(
-        {
-            "": lambda: random_playout(5, max_moves=20),
-            "live": lambda: as_live_table(*random_playout(5, max_moves=12)),
-        },
-        cards=cards,
-    ),
     big_screen=".clocks",
     layouts=(Layout("6 players", {"players": 6}), Layout("8 players", {"players": 8})),
     evening=Evening(tuple(HANDS), started=started, dealt=dealt, ready=ready, plays=("anna",)),

@@ -9,30 +9,15 @@ from typing import Any
 from companion.contract.game import Game
 from companion.core import JsonObject
 from companion.games.escape_master import GAME
-from companion.games.escape_master.playout import random_playout
-from tests.games.scenes import BadStart, Evening, Hands, Layout, Offers, Scene
+from tests.games.scenes import BadStart, Evening, Hands, Layout, Scene
 
 
 def hand(view: JsonObject) -> list[str]:
     return [c for c in view.get("hand") or [] if isinstance(c, str)]
 
 
-def cards(game: Game[Any], state: Any) -> Mapping[str, str]:
-    """This table's cards (the leaders and story cards it plays with included)."""
-    return {c: c for c in state.table.cards}
 
 
-def swapped(state: Any, player: str) -> Any | None:
-    """``state`` with one card traded between another player's hand (not a team mate's) and the draw pile."""
-    rnd, seat = state.rnd, state.table.seat[player]
-    for other in range(len(rnd.hands)):
-        if other in (seat, state.table.mate(seat)) or not rnd.hands[other] or not rnd.draw_pile:
-            continue
-        give, take = min(rnd.hands[other]), min(rnd.draw_pile)
-        hands = list(rnd.hands)
-        hands[other] = hands[other] - {give} | {take}
-        return state._replace(rnd=rnd._replace(hands=tuple(hands), draw_pile=rnd.draw_pile - {take} | {give}))
-    return None
 
 
 def dealt(game: Game[Any], board: JsonObject) -> Mapping[str, Sequence[str]]:
@@ -58,7 +43,6 @@ def init_setup(setup: Mapping[str, Any]) -> None:
 
 SCENE = Scene(
     hands=Hands(hand, secret=True, shown_by_move=frozenset({"withdraw", "half"})),
-    offers=Offers({"": lambda: random_playout(3, max_moves=30)}, cards=cards, swap=swapped),
     big_screen=".em-piles, .panel h3",
     layouts=(
         Layout("2 players", {"players": ["anna", "ben"]}),

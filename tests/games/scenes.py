@@ -17,7 +17,7 @@ from typing import Any
 
 from companion.contract.game import Game
 from companion.contract.spec import GameSpec
-from companion.core import Header, JsonObject, Move
+from companion.core import JsonObject
 
 
 def _nothing(board: JsonObject) -> None:
@@ -26,16 +26,6 @@ def _nothing(board: JsonObject) -> None:
 
 def _no_deal(game: Game[Any], board: JsonObject) -> Mapping[str, Sequence[str]]:
     return {}
-
-
-def _deck_names(game: Game[Any], state: Any) -> Mapping[str, str]:
-    deck = game.deck()
-    assert deck is not None, f"{game.id} has no fixed deck: its scene must say which cards a state holds"
-    return {c: c for c in deck}
-
-
-def _seen_nothing_more(state: Any, player: str) -> frozenset[str]:
-    return frozenset()
 
 
 def _any_setup(setup: Mapping[str, Any]) -> None:
@@ -59,22 +49,6 @@ class Hands:
         return {card for p in players for card in self.of(game.view(state, p))}
 
 
-@dataclass(frozen=True)
-class Offers:
-    """Seeded games whose every state the move builder's offers are walked in, for every player, to
-    check that no offer names a card the player may not see (tests/test_entry_hidden.py)."""
-
-    games: Mapping[str, Callable[[], tuple[Header, list[Move]]]]
-    """The games, by a label (``""``: the game's plain playout)."""
-    cards: Callable[[Game[Any], Any], Mapping[str, str]] = _deck_names
-    """Every name a card may go by on a page (its id, a label such as "4♣"), to its id."""
-    seen: Callable[[Any, str], frozenset[str]] = _seen_nothing_more
-    """Cards a player has seen that neither their view nor the board names now (a pile they saw fill)."""
-    swap: Callable[[Any, str], Any | None] | None = None
-    """The state with one card traded between another player's hand and the draw pile (it looks the
-    same to the player), or None when no such trade can be made now; None: the game has no such twin."""
-    judged_on_hidden: str | None = None
-    """A verb whose ``legal`` flag may turn on the other hands, left out of the twin comparison."""
 
 
 @dataclass(frozen=True)
@@ -127,8 +101,6 @@ class Scene:
 
     hands: Hands | None = None
     """None: the game deals no cards into hands."""
-    offers: Offers | None = None
-    """None: the game's offers are not walked (its scene says nothing of which cards a state holds)."""
     big_screen: str = "#board"
     """What the table looks at on the big screen (the default: the whole board): it must show
     without scrolling on a TV."""

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from companion.core import JsonObject
-from companion.games.the_mountain.playout import random_playout
-from tests.games.scenes import Evening, Hands, Offers, Scene
+from tests.games.scenes import Evening, Hands, Scene
 
 
 def hand(view: JsonObject) -> list[str]:
@@ -19,7 +18,6 @@ def started(board: JsonObject) -> None:
 SCENE = Scene(
     # The one player's hand is the table's to see; the face-down stock is what stays hidden.
     hands=Hands(hand, secret=False),
-    offers=Offers({"": lambda: random_playout(1, max_moves=60)}),
     big_screen=".pyramid",
     evening=Evening(("anna",), started=started),
 )

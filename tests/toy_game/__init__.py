@@ -11,6 +11,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from companion.core.nouns import Header, Move
 
 from .engine import GAME, Peek, Take, ToyGame
+from .secrets import SECRETS
 
 
 def example(rng: random.Random) -> ExampleTable:
@@ -35,6 +36,6 @@ def random_playout(seed: int, max_moves: int = 1000, illegal_every: int | None =
     return header, moves
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "Peek", "Take", "ToyGame", "random_playout"]

@@ -60,6 +60,42 @@ def password_file(path: Path, users: tuple[str, ...]) -> Path:
     return path
 
 
+ACL = """\
+user venue
+topic read venue/#
+topic write venue/+/+/replay
+pattern write venue/+/%u/event
+pattern write venue/+/%u/board
+pattern read venue/+/%u/replay
+"""
+"""The venue's ACL (docs/venue.md): a table writes only under its own username."""
+
+SECURED = """\
+use_username_as_clientid true
+allow_anonymous false
+password_file {passwd}
+acl_file {acl}
+"""
+"""What docs/venue.md puts on the venue's listener: users, the ACL, and client ids bound to users."""
+
+
+def secured_broker(directory: Path, users: tuple[str, ...]) -> Broker:
+    """A Mosquitto set up as docs/venue.md says (plain TCP): a password per user (``pw-<user>``), the
+    ACL, client ids bound to usernames, and the packet limit. Not started."""
+    passwd = password_file(directory / "passwd", users)
+    (directory / "acl").write_text(ACL)
+    broker = Broker(directory, free_port())
+    broker.conf.write_text(
+        RUN_AS + f"max_packet_size {PACKET_LIMIT}\nlistener {broker.port} 127.0.0.1\n"
+        + SECURED.format(passwd=passwd, acl=directory / "acl") + "persistence false\n"
+    )
+    return broker
+
+
+PACKET_LIMIT = 262144
+"""``max_packet_size`` in docs/venue.md: 256 KiB, four times a table's largest board (64 KiB)."""
+
+
 def require_mosquitto() -> None:
     """Skip (with the reason) only where mosquitto truly cannot be installed; on CI it must be there."""
     missing = [p for p in (MOSQUITTO, MOSQUITTO_PASSWD) if not Path(p).exists()]

@@ -20,6 +20,7 @@ from companion.venue.publish import TablePublisher
 from companion.app.starter import no_hardware_config
 from companion.app.table_service import TableService
 from companion.app.venue import VenueConfig, VenueService
+from companion.venue.limits import VenueLimits
 
 PIN = "24681357"
 VENUE = "cafe"
@@ -94,15 +95,26 @@ def start_game_table(tmp_path: Path, name: str, port: int, game_id: str) -> Tabl
     return TableService(load_config(config), pin=PIN).start()
 
 
-def start_venue(tmp_path: Path, port: int, broker: BrokerConfig | None = None) -> VenueService:
+def start_venue(tmp_path: Path, port: int, broker: BrokerConfig | None = None, limits: VenueLimits | None = None) -> VenueService:
+    """The real venue service (its own random client id, as in production), listening to ``broker``."""
     config = VenueConfig(
         broker=broker or BrokerConfig(host="127.0.0.1", port=port, venue=VENUE, table="venue"),
         db=tmp_path / "venue.sqlite",
         host="127.0.0.1",
         port=0,
-        client_id="venue-test",
+        limits=limits or VenueLimits(),
     )
     return VenueService(config).start()
+
+
+def as_user(user: str) -> str:
+    """A table config's ``[broker]`` lines for its own user on :func:`tests.venue.conftest.secured_broker`."""
+    return f'username = "{user}"\npassword = "pw-{user}"\n'
+
+
+def venue_user(port: int) -> BrokerConfig:
+    """The venue's broker settings as its own user on :func:`tests.venue.conftest.secured_broker`."""
+    return BrokerConfig(host="127.0.0.1", port=port, venue=VENUE, table="venue", username="venue", password="pw-venue")
 
 
 def get_json(url: str) -> Any:

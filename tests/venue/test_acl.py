@@ -11,17 +11,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from tests.venue.conftest import RUN_AS, Broker, free_port, password_file, require_mosquitto
+from tests.venue.conftest import ACL, RUN_AS, SECURED, Broker, free_port, password_file, require_mosquitto
 from tests.venue.tables import wait_for
-
-ACL = """\
-user venue
-topic read venue/#
-topic write venue/+/+/replay
-pattern write venue/+/%u/event
-pattern write venue/+/%u/board
-pattern read venue/+/%u/replay
-"""
 
 
 def client(port: int, user: str, seen: list[tuple[str, str]] | None = None) -> mqtt.Client:
@@ -45,8 +36,7 @@ def test_a_table_cannot_publish_as_another(tmp_path: Path) -> None:
     (tmp_path / "acl").write_text(ACL)
     broker = Broker(tmp_path, free_port())
     broker.conf.write_text(
-        RUN_AS + f"listener {broker.port} 127.0.0.1\nallow_anonymous false\npersistence false\n"
-        f"password_file {passwd}\nacl_file {tmp_path / 'acl'}\n"
+        RUN_AS + f"listener {broker.port} 127.0.0.1\npersistence false\n" + SECURED.format(passwd=passwd, acl=tmp_path / "acl")
     )
     broker.start()
     seen: list[tuple[str, str]] = []

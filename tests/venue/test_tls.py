@@ -15,9 +15,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.venue.broker import BrokerConfig
-from tests.venue.conftest import RUN_AS, Broker, free_port, password_file, require_mosquitto
+from tests.venue.conftest import ACL, RUN_AS, SECURED, Broker, free_port, password_file, require_mosquitto
 from tests.venue.tables import start_table, start_venue, wait_for
-from tests.venue.test_acl import ACL
 
 OPENSSL = shutil.which("openssl") or "/usr/bin/openssl"
 
@@ -50,8 +49,8 @@ def tls_broker(tmp_path: Path) -> Broker:
     (tmp_path / "acl").write_text(ACL)
     broker = Broker(tmp_path, free_port())
     broker.conf.write_text(
-        RUN_AS + f"listener {broker.port} 127.0.0.1\ncafile {ca}\ncertfile {cert}\nkeyfile {key}\n"
-        f"allow_anonymous false\npersistence false\npassword_file {passwd}\nacl_file {tmp_path / 'acl'}\n"
+        RUN_AS + f"listener {broker.port} 127.0.0.1\ncafile {ca}\ncertfile {cert}\nkeyfile {key}\npersistence false\n"
+        + SECURED.format(passwd=passwd, acl=tmp_path / "acl")
     )
     return broker
 

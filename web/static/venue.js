@@ -120,6 +120,16 @@
   let again = false;
   let wantAll = true; // the stream's first message, or a reconnect: every table
   const pending = new Set(); // the tables changed since the last fetch
+  const PAGE = 100; // tables in one /api/tables answer (web/venue.py TABLES_PAGE)
+  let nextPage = null; // a full refresh goes on after this table, a page at a time
+  function tablesUrl() {
+    if (nextPage !== null) return "/api/tables?after=" + encodeURIComponent(nextPage);
+    const all = wantAll || !known.size || pending.size > PAGE;
+    const only = [...pending];
+    pending.clear();
+    wantAll = false;
+    return "/api/tables" + (all ? "" : "?only=" + only.map(encodeURIComponent).join(","));
+  }
   async function refresh(changed) {
     if (changed === null) wantAll = true;
     else if (changed) changed.forEach((t) => pending.add(t));
@@ -128,19 +138,19 @@
     try {
       do {
         again = false;
-        const all = wantAll || !known.size;
-        const only = [...pending];
-        pending.clear();
-        wantAll = false;
         const url = page === "table" ? "/api/table/" + encodeURIComponent(body.dataset.table) + (lastSeq ? "?after=" + lastSeq : "")
-          : "/api/tables" + (all ? "" : "?only=" + only.map(encodeURIComponent).join(","));
+          : tablesUrl();
         const response = await fetch(url);
-        if (!response.ok) continue;
+        if (!response.ok) { nextPage = null; continue; }
         const data = await response.json();
         if (page === "table") {
           renderTable(data);
           if (data.events.length >= 200) again = true; // a page of events: fetch the rest
-        } else renderVenue(data);
+        } else {
+          renderVenue(data);
+          nextPage = data.next || null;
+          if (nextPage !== null) again = true; // more tables: the next page
+        }
       } while (again);
     } finally {
       busy = false;

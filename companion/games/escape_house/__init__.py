@@ -12,6 +12,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from companion.core.nouns import Header
 
 from . import playout
+from .secrets import SECRETS
 from .cards import Kind
 from .cardset import load_card_set, shipped_sets
 from .engine import GAME, EscapeHouse
@@ -26,6 +27,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, players, {}, {"card_set": "example", "main": [face_up]}), shuffled=True, hands_tapped=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "EscapeHouse", "EscapeHouseOptions", "load_card_set", "shipped_sets"]

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from companion.core import Move, Verdict
+from companion.contract.players import not_a_player
 from .state import MAIN_ROOM, Phase, State
 
-Check = Callable[[State, Any], Verdict]
-Apply = Callable[[State, Any], State]
+
+PLAYER_RULE = "EH-PLAYER"
+"""A move by someone not at the table (the game's own id, cited by old logs)."""
 
 
 def room_name(room: str) -> str:
@@ -24,10 +23,9 @@ def card_name(state: State, card: str) -> str:
 
 def living_actor(state: State, move: Move) -> Verdict | None:
     """EH-PLAYER / EH-SACRIFICED: the move names a living player of this game."""
-    if move.by is None:
-        return Verdict.illegal("EH-PLAYER", f'a {move.verb} needs the player who makes it ("by")', "enter who made it")
-    if move.by not in state.players:
-        return Verdict.illegal("EH-PLAYER", f"{move.by} is not playing", "enter the player who made the move")
+    refused = not_a_player(PLAYER_RULE, state.players, move)
+    if refused is not None:
+        return refused
     if move.by not in state.where:
         return Verdict.illegal(
             "EH-SACRIFICED", f"{move.by} was sacrificed and takes no further part", "undo it at the table"

@@ -9,9 +9,10 @@ from companion.core import JsonObject, Move, Outcome, Prompt, RuleBook, Unexplai
 from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game, Narrowed
-from . import action, effects, entry, explore, live, picks, resolve, table, views
-from .common import Apply, Check, card_name, room_name
+from . import action, common, effects, entry, explore, live, picks, resolve, table, views
+from .common import card_name, room_name
 from .moves import (
     MOVE_TYPES,
     Clear,
@@ -37,7 +38,7 @@ from .rules import RULEBOOK
 from .setup import build_state
 from .state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
-_RULES: dict[type[Move], tuple[Check, Apply]] = {
+MOVES: MoveTable[State] = MoveTable("Escape House", {
     Dealt: (live.check_dealt, live.apply_dealt),
     Flip: (live.check_flip, live.apply_flip),
     MoveTo: (explore.check_move, explore.apply_move),
@@ -54,7 +55,7 @@ _RULES: dict[type[Move], tuple[Check, Apply]] = {
     Clear: (resolve.check_clear, resolve.apply_clear),
     EndRound: (resolve.check_end_round, resolve.apply_end_round),
     Penalty: (resolve.check_penalty, resolve.apply_penalty),
-}
+})
 
 
 class EscapeHouse(Game[State]):
@@ -67,6 +68,8 @@ class EscapeHouse(Game[State]):
     rules: ClassVar[RuleBook] = RULEBOOK
     zone_kinds: ClassVar[tuple[ZoneKind, ...]] = table.ZONE_KINDS
     pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = common.PLAYER_RULE
 
     def __init__(self) -> None:
         super().__init__()
@@ -76,19 +79,17 @@ class EscapeHouse(Game[State]):
         return build_state(players, options, setup)
 
     def check(self, state: State, move: Move) -> Verdict:
-        entry = _RULES.get(type(move))
-        if entry is None:
-            return Verdict.illegal("EH-PHASE", f"{move.verb or type(move).__name__} is not an Escape House move")
+        check = MOVES.checker(move)
         if state.phase is Phase.DEAL and not isinstance(move, Dealt):
             waiting = ", ".join(live.still_to_deal(state))
             return Verdict.illegal("EH-SETUP-HANDS", f"the hands are dealt first: {waiting} still to tap their cards in",
                                    "undo that; each player taps the four cards dealt to them")
         if state.needs_flip() and not isinstance(move, Flip):
             return Verdict.illegal("EH-NEXT-MAIN", "the next main puzzle is still face down", "turn it up and tap it first")
-        return entry[0](state, move)
+        return check(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        return _RULES[type(move)][1](state, move)
+        return MOVES.apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
         return effects.outcome(state)

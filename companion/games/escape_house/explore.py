@@ -161,7 +161,9 @@ def check_draw_discard(state: State, m: DrawDiscard) -> Verdict:
                 f"{by} already looked at {card_name(state, card)} for this effect; each card drawn needs 3 separate cards",
                 "look at cards not seen yet",
             )
-    want = min(SEEN_PER_DRAW, len([c for c in pile if c not in seen_before]))
+    # (the pile only grows: count the cards not seen yet only when some were)
+    unseen = len([c for c in pile if c not in seen_before]) if seen_before else len(pile)
+    want = min(SEEN_PER_DRAW, unseen)
     if len(m.seen) != want:
         return Verdict.illegal(
             "EH-DISCARD-DRAW",

@@ -34,14 +34,16 @@ RULES: list[Rule] = [
          "The card list is a data file that the table fills in; the engine ships a small example set that "
          "covers every card kind (main puzzle, side puzzle, penalty with 3 clocks, item, action, trap, Betray)"),
     Rule("EH-SETUP-MAIN", "Main obstacles", SRC,
-         "Place 7 obstacle cards face down in the main room (add 1 card per extra player over 6."),
+         "Place 7 obstacle cards face down in the main room (add 1 card per extra player over 6.", refuses=False),
     Rule("EH-SETUP-ROOMS", "Side rooms", SRC,
-         "Next, place a side obstacle card face down at each of 6 (add 1 room per extra player) other rooms."),
+         "Next, place a side obstacle card face down at each of 6 (add 1 room per extra player) other rooms.",
+         refuses=False),
     Rule("EH-SETUP-HANDS", "Hands", SRC,
          "Give each player a 'Betray' card, then shuffle the deck and draw 3 more cards per player."),
-    Rule("EH-SETUP-DECKS", "Room decks", SRC, "Then divide the rest of the draw deck evenly between the side rooms."),
+    Rule("EH-SETUP-DECKS", "Room decks", SRC, "Then divide the rest of the draw deck evenly between the side rooms.",
+         refuses=False),
     Rule("EH-SETUP-PENALTIES", "Penalty deck", SRC,
-         "Finally, shuffle the penalty cards and place them to the side ... 3 of these are clocks"),
+         "Finally, shuffle the penalty cards and place them to the side ... 3 of these are clocks", refuses=False),
     # -- who, when, where -------------------------------------------------------------------------
     Rule("EH-PLAYER", "Players", SRC, "Players: 6-8, recommended 6"),
     Rule("EH-SACRIFICED", "Sacrificed players are out", SRC,
@@ -66,7 +68,7 @@ RULES: list[Rule] = [
     Rule("EH-DRAW-LIMIT", "Draws per explore", SRC, _TWO_ACTIONS),
     Rule("EH-TRAP", "Traps", SRC,
          "Trap cards only activate if drawn from an uncleared room. Whether it activates or not, put it into "
-         "your hand like any other card (do not show the other players)."),
+         "your hand like any other card (do not show the other players).", refuses=False),
     Rule("EH-DISCARD-DRAW", "Drawing from the discard pile", SRC, _DISCARD_DRAW),
     Rule("EH-DISCARD-ROOM", "The discard pile is in the center room", SRC, _DISCARD_DRAW),
     Rule("EH-TRADE-ROOM", "Trade in the same room", SRC, "A player can choose to give one card to another player in the same room."),
@@ -90,7 +92,7 @@ RULES: list[Rule] = [
     # -- resolve ----------------------------------------------------------------------------------
     Rule("EH-SACRIFICE", "Sacrifices first", SRC,
          "First, check to see if any players are being sacrificed this round by following the instructions on "
-         "any action cards played."),
+         "any action cards played.", refuses=False),
     Rule("EH-CLEAR-PUZZLE", "An open puzzle", SRC, _SEE_CLEARS),
     Rule("EH-CLEAR-ROOM", "Items count in their own room", SRC, _ROOM_ONLY),
     Rule("EH-CLEAR-SACRIFICE", "A sacrifice clears the main puzzle", SRC,
@@ -100,10 +102,10 @@ RULES: list[Rule] = [
          "... [side puzzles] can only be cleared with items."),
     Rule("EH-CLEAR-MISSED", "Every cleared puzzle is cleared", SRC, _SEE_CLEARS),
     Rule("EH-INSTRUCTIONS", "Cleared puzzles' instructions", SRC,
-         "Follow any instructions on cleared puzzle cards, then discard them to the side."),
+         "Follow any instructions on cleared puzzle cards, then discard them to the side.", refuses=False),
     Rule("EH-TO-DISCARD", "Played cards go to the discard pile", SRC,
          "Place all cards played, as well as sacrificed players' hands, *face down* into the discard pile in "
-         "the center room."),
+         "the center room.", refuses=False),
     Rule("EH-NEXT-MAIN", "Next main puzzle, or a penalty", SRC,
          "Finally, if the main puzzle was cleared, flip the next one over. If it was not cleared, draw a "
          "penalty card and follow the directions on it."),
@@ -120,8 +122,9 @@ RULES: list[Rule] = [
     # -- the end ----------------------------------------------------------------------------------
     Rule("EH-CLOCKS", "Three clocks", SRC,
          "However, if 3 clock cards are drawn from the penalty deck, the cultists return to the house, and all "
-         "players lose."),
-    Rule("EH-ESCAPE", "Escape", SRC, "If all main puzzles are cleared, the game ends, and all living players win."),
+         "players lose.", refuses=False),
+    Rule("EH-ESCAPE", "Escape", SRC, "If all main puzzles are cleared, the game ends, and all living players win.",
+         refuses=False),
 ]
 
 RULEBOOK = RuleBook(RULES)

@@ -12,6 +12,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from companion.core.nouns import Header
 
 from . import playout
+from .secrets import SECRETS
 from .engine import EscapeMaster
 
 GAME = EscapeMaster()
@@ -22,6 +23,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, ("anna", "ben", "cleo"), {}, {"dealer": "anna"}))
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "EscapeMaster"]

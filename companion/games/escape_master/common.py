@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from companion.core import Move, Verdict
+from companion.contract.players import not_a_player
 from . import rules as R
 from .state import Phase, State
 
@@ -47,13 +48,13 @@ def seat_of(state: State, name: str | None) -> int | None:
 
 
 def need_player(state: State, move: Move, what: str) -> tuple[int, Verdict | None]:
-    """The seat of ``move.by``, which this move must name."""
-    if move.by is None:
-        return -1, Verdict.illegal(R.WHO, f"{what} needs a player: say who (\"by\")", "enter the move again with the player")
-    seat = state.table.seat.get(move.by)
-    if seat is None:
-        return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
-    return seat, None
+    """The seat of ``move.by``, which this move must name (EM-WHO)."""
+    seats = state.table.seat
+    refused = not_a_player(R.WHO, seats, move, what=what)
+    if refused is not None:
+        return -1, refused
+    assert move.by is not None  # not_a_player refuses a move that names nobody
+    return seats[move.by], None
 
 
 def attribute(state: State, move: Move, cards: tuple[str, ...], hidden: bool = False) -> tuple[int, Verdict | None]:
@@ -69,9 +70,10 @@ def attribute(state: State, move: Move, cards: tuple[str, ...], hidden: bool = F
     if move.by is not None:
         # A named player plays from their own hand. Where else a card is stays unsaid: "not in your
         # hand" reads the same for another's hand, the draw pile or a pile (issue 15).
-        seat = table.seat.get(move.by)
-        if seat is None:
-            return -1, Verdict.illegal(R.WHO, f"{move.by} is not playing this game", "name one of the players")
+        refused = not_a_player(R.WHO, table.seat, move)
+        if refused is not None:
+            return -1, refused
+        seat = table.seat[move.by]
         missing = [card for card in cards if card not in rnd.hands[seat]]
         if missing:
             what = "that card" if hidden else missing[0]

@@ -4,29 +4,26 @@ referee each part of the rules."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
 from companion.core.seen import Seen
-from companion.core.errors import IllegalMoveError
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from .data import load_deck
 from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
 from . import moves as M
 from .options import EscapeMasterOptions
-from .rules import RULES
+from .rules import RULES, WHO as RULE_WHO
 from .setup import build_state
 from .state import State
 
 logger = logging.getLogger(__name__)
 
-Check = Callable[[State, Any], Verdict]
-Apply = Callable[[State, Any], State]
-
-HANDLERS: Mapping[type[Move], tuple[Check, Apply]] = {
+MOVES: MoveTable[State] = MoveTable("Escape Master", {
     M.Play: (plays.check_play, plays.apply_play),
     M.Half: (plays.check_half, plays.apply_half),
     M.Withdraw: (plays.check_withdraw, plays.apply_withdraw),
@@ -48,7 +45,7 @@ HANDLERS: Mapping[type[Move], tuple[Check, Apply]] = {
     M.Leader: (leaders.check_leader, leaders.apply_leader),
     M.SwapDraw: (leaders.check_swap_draw, leaders.apply_swap_draw),
     M.PassCard: (leaders.check_pass_card, leaders.apply_pass_card),
-}
+})
 
 
 class EscapeMaster(Game[State]):
@@ -65,15 +62,14 @@ class EscapeMaster(Game[State]):
     rules = RULES
     zone_kinds = table.ZONE_KINDS
     pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = RULE_WHO
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)
 
     def check(self, state: State, move: Move) -> Verdict:
-        handler = HANDLERS.get(type(move))
-        if handler is None:
-            raise TypeError(f"{type(move).__name__} is not an Escape Master move")
-        return handler[0](state, move)
+        return MOVES.check(state, move)
 
     def judge_seen(self, state: State, move: Move, viewer: str | None) -> Verdict:
         if viewer is not None and isinstance(move, M.CallDraw) and self.outcome(state) is None:
@@ -81,10 +77,7 @@ class EscapeMaster(Game[State]):
         return self.judge(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        handler = HANDLERS.get(type(move))
-        if handler is None:
-            raise IllegalMoveError(f"{type(move).__name__} is not an Escape Master move")
-        return handler[1](state, move)
+        return MOVES.apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
         return state.result

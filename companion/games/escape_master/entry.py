@@ -43,6 +43,7 @@ from .moves import (
 from .picks import PILE
 from .piles import ability, combo_shape
 from .rounds import round_deck
+from .secrets import seen_by
 from .state import Phase, State
 
 logger = logging.getLogger(__name__)
@@ -227,23 +228,6 @@ def _hand(state: State, seat: int) -> list[Choice]:
     return out
 
 
-def _seen_by(state: State, seat: int) -> set[str]:
-    """Every card this round that seat ``seat`` has seen: its own hand and history, its teammate's hand,
-    and whatever lies face up (piles, action piles)."""
-    rnd = state.rnd
-    seen = set(rnd.hands[seat]) | set(rnd.histories[seat])
-    mate = state.table.mate(seat)
-    if mate is not None:
-        seen |= rnd.hands[mate]
-    for pile in rnd.piles:
-        seen.update(pile.cards)
-        if pile.pending is not None:
-            seen.add(pile.pending.card)
-    for action in rnd.actions:
-        seen.update(action)
-    return seen
-
-
 def _unseen(state: State, viewer: str | None) -> list[Choice]:
     """A face-down card: for the referee the real draw pile; for a player every card of the round's deck
     they have not seen (at the end of a round everything is shuffled again: the whole deck)."""
@@ -253,7 +237,7 @@ def _unseen(state: State, viewer: str | None) -> list[Choice]:
     seat = state.table.seat.get(viewer)
     if seat is None or state.phase is Phase.ROUND_OVER:
         return [_card(c) for c in sorted(deck)]
-    seen = _seen_by(state, seat)
+    seen = seen_by(state, seat)
     return [_card(c) for c in sorted(deck) if c not in seen]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from companion.core import Verdict
+from companion.contract.players import not_a_player
 from . import piles as P
 from . import rules as R
 from .cards import Card, Kind
@@ -248,7 +249,7 @@ def apply_play(state: State, move: Play) -> State:
             assert value is not None
             pile = _new(Pile, (old.number, old.cards + cards, value, True, last, old.pending))
         piles = rnd.piles[:k] + (pile,) + rnd.piles[k + 1 :]
-    new = rnd._replace(hands=put(rnd.hands, who, hand), piles=piles, last_t=put(rnd.last_t, who, move.t))
+    new = replace(rnd, hands=put(rnd.hands, who, hand), piles=piles, last_t=put(rnd.last_t, who, move.t))
     if kind is Kind.WISDOM:
         new = _wisdom(state, new, who)
     return state.with_round(new)
@@ -366,6 +367,9 @@ def check_withdraw(state: State, move: Withdraw) -> Verdict:
                                "leave it where it is")
     pending = state.rnd.piles[k].pending
     assert pending is not None
+    refused = not_a_player(R.WHO, state.table.seat, move, optional=True)
+    if refused is not None:
+        return refused
     if move.by is not None and state.table.seat.get(move.by) != pending.by:
         return Verdict.illegal(R.OWNER, f"the {move.card} on pile {state.rnd.piles[k].number} is "
                                f"{state.name(pending.by)}'s, not {move.by}'s", f"give it to {state.name(pending.by)}")

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Mapping
 
 from companion.core import Verdict
+from companion.contract.players import not_a_player
 from . import piles as P
 from . import rules as R
 from .cards import Kind
@@ -48,6 +49,9 @@ def check_deal(state: State, move: Deal) -> Verdict:
     fresh = state.phase is Phase.ROUND_OVER or (state.phase is Phase.DEALING and not any(state.rnd.hands))
     if not fresh:
         return Verdict.illegal(R.DEAL, f"round {state.round_no} is already dealt", "finish the round first")
+    refused = not_a_player(R.WHO, state.table.seat, move, optional=True)
+    if refused is not None:
+        return refused
     if move.by is not None and seat_of(state, move.by) != state.dealer:
         return Verdict.illegal(R.DEALER, f"{state.name(state.dealer)} deals this round, not {move.by}",
                                f"let {state.name(state.dealer)} deal")
@@ -116,6 +120,9 @@ def check_start(state: State, move: Start) -> Verdict:
         if state.phase is Phase.ROUND_OVER:
             return Verdict.illegal(R.START, "deal the next round before Start!", "deal first")
         return Verdict.illegal(R.START, f"round {state.round_no} has already started", "")
+    refused = not_a_player(R.WHO, state.table.seat, move, optional=True)
+    if refused is not None:
+        return refused
     if move.by is not None and seat_of(state, move.by) != state.dealer:
         return Verdict.illegal(R.START, f"only the dealer ({state.name(state.dealer)}) calls Start!",
                                f"wait for {state.name(state.dealer)}'s Start!")

@@ -64,9 +64,9 @@ EARLY_END = "EM-EARLY-END"
 ALLIANCE = "EM-ALLIANCE"
 
 
-def _r(rule_id: str, title: str, source: str, english: str, german: str = "") -> Rule:
+def _r(rule_id: str, title: str, source: str, english: str, german: str = "", *, refuses: bool = True) -> Rule:
     passage = f'"{english}"' + (f' (German: "{german}")' if german else "")
-    return Rule(rule_id, title, source, passage)
+    return Rule(rule_id, title, source, passage, refuses)
 
 
 RULES = RuleBook(
@@ -227,13 +227,13 @@ RULES = RuleBook(
            "could have been discarded. A Doom Master card left in hand is 3 faults.",
            "Alle Karten, die ein Spieler am Ende einer Runde noch auf der Hand hat, zählen unabhängig von der "
            "Kartenart jeweils als ein Fehler. ... Wenn eine Doom Master-Karte am Ende einer Runde noch in der Hand "
-           "eines Spielers ist, zählt sie als 3 Fehlerpunkte."),
+           "eines Spielers ist, zählt sie als 3 Fehlerpunkte.", refuses=False),
         _r(BREAKING_POINT, "Breaking Point", DE,
            "The game ends when a player has 30 or more faults at the end of a round (\"Breaking Point\"); fewest "
            "faults wins.",
            "Das Spiel endet, wenn ein Spieler am Ende einer Runde 30 oder mehr Fehlerpunkte erreicht hat. Dies "
            "wird als ‚Breaking Point' bezeichnet. ... Der Spieler mit den wenigsten Fehlern am Ende des Spiels "
-           "gewinnt!"),
+           "gewinnt!", refuses=False),
         _r(TIE, "Ties play an extra round", DE,
            "Players tied for the win play one extra round to decide.",
            "Am Ende eines Spiels spielen alle Spieler, die in ein Unentschieden verwickelt sind, eine zusätzliche "
@@ -250,7 +250,7 @@ RULES = RuleBook(
            "Never more than 4 XP stored.",
            "Nachdem eine Story-Karte verwendet wurde, wird sie unter der Escape Leader-Karte eines Spielers "
            "abgelegt, um als Erfahrungspunkte gesammelt zu werden. ... Ein Spieler kann niemals mehr als 4 "
-           "Erfahrungspunkte gleichzeitig speichern."),
+           "Erfahrungspunkte gleichzeitig speichern.", refuses=False),
         _r(BEAST, "Beast Mode", DE,
            "With 2 XP a player may unlock the leader's Beast Mode in a later round by returning 2 XP to the bottom "
            "of the STORY deck; Beast Mode lasts one round.",
@@ -271,7 +271,7 @@ RULES = RuleBook(
         _r(FIXED_ROUNDS, "Variant: fixed rounds", DE,
            "Play a set number of rounds (e.g. 12) instead of to the Breaking Point.",
            "Festgelegte Runden: Statt eines Breaking Points können die Spieler eine festgelegte Anzahl von Runden "
-           "wählen, z. B. 12."),
+           "wählen, z. B. 12.", refuses=False),
         _r(EARLY_END, "Variant: early end", DE,
            "Each time a player fails to play a Doom Master card, it goes to a Doom pile; when the Doom pile holds "
            "all 3, the game ends early.",

@@ -9,6 +9,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from companion.core.nouns import Header
 
 from . import playout
+from .secrets import SECRETS
 from .engine import GAME_INSTANCE as GAME
 from .engine import Everest
 
@@ -18,6 +19,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, ("anna", "ben", "cleo", "dan"), {}, {}))
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "Everest"]

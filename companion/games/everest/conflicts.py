@@ -100,11 +100,14 @@ def units_conflict(t: Scratch, units: Sequence[Unit]) -> bool:
     return find_conflict(t, units) is not None
 
 
-def find_conflict(t: Scratch, units: Sequence[Unit]) -> Found | None:
-    """``units_conflict``, with the group in conflict and two orders that show it, or None."""
+def find_conflict(t: Scratch, units: Sequence[Unit], reaches: list[int] | None = None) -> Found | None:
+    """``units_conflict``, with the group in conflict and two orders that show it, or None.
+
+    ``reaches``: each unit's reach (``unit_reaches``), if the caller has them already."""
     if len(units) < 2:
         return None
-    reaches = unit_reaches(t, units)
+    if reaches is None:
+        reaches = unit_reaches(t, units)
     if apart(reaches):
         return None  # nobody stands in another's reach, so nobody is displaced: nothing grows
     touching = groups(reaches)

@@ -18,12 +18,17 @@ from companion.core import (
 from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
+from companion.contract.players import not_a_player
 from . import dice, entry, picks, resolve, rounds, table, views
 from .rounds import plans_needed, roll_waiting
 from .moves import COINS, DIE_VALUE, MAX_PLAN, MOVE_TYPES, EndRound, Heal, Order, Plan, Roll, SetAside
 from .options import EverestOptions
 from .rules import RULES
+
+PLAYER_RULE = "EV-PLAYER"
+"""A move by someone not at the table (cited by old logs)."""
 from .setup import new_state
 from .state import EverestState, OrderChoice, PLAN, ROUND_END
 
@@ -52,185 +57,21 @@ class Everest(Game[EverestState]):
     rules = RULES
     zone_kinds = table.ZONE_KINDS
     pick_kinds = picks.PICKS
+    player_rule = PLAYER_RULE
 
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> EverestState:
         return new_state(players, options, setup)
 
-    # -- check -----------------------------------------------------------------------------------
+    # -- check and apply: engine.MOVES, one pair per verb ---------------------------------------------
 
     def check(self, state: EverestState, move: Move) -> Verdict:
-        if isinstance(move, EndRound):
-            return self._check_end_round(state, move)
-        players = state.players
-        seat = players.index(move.by) if move.by in players else None  # state.seat, inline: every move asks
-        if seat is None:
-            return Verdict.illegal("EV-PLAYER", f"{move.by or 'nobody'} is not a player in this game", "say which player acts")
-        if isinstance(move, Plan):
-            return self._check_plan(state, seat, move)
-        name = players[seat]
-        if isinstance(move, Roll):
-            return self._check_roll(state, seat, move)
-        if isinstance(move, Order):
-            return self._check_order(state, seat, move)
-        if isinstance(move, (Heal, SetAside)):
-            return self._check_choice(state, seat, move)
-        raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover - the codec only makes these
-
-    def _check_plan(self, state: EverestState, seat: int, move: Plan) -> Verdict:
-        name = state.players[seat]
-        if state.phase is not PLAN:
-            return Verdict.illegal(
-                "EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", f"{name}: take your coins back and wait"
-            )
-        usable = state.usable(seat)
-        if usable == 0:
-            return Verdict.illegal(
-                "EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", f"{name}: take your coins back and wait"
-            )
-        coins = list(map(_COIN, move.coins))
-        named = set(coins)
-        if len(named) != len(coins):
-            return Verdict.illegal("EV-PLAN-COINS", f"{name}'s plan uses a coin twice; each coin is one action", "plan with different coins")
-        known = state.aside_known[seat]
-        aside = sorted(named & known, key=COINS.index) if known else None  # nothing is aside, mostly
-        if aside:
-            return Verdict.illegal(
-                "EV-PLAN-COINS", f"{name}'s {aside[0]} coin is set aside for damage until the yeti heals", "plan with other coins"
-            )
-        if len(coins) > usable:
-            return Verdict.illegal(
-                "EV-PLAN-COINS", f"{name} has only {usable} usable coin{'s' if usable != 1 else ''}, not {len(coins)}", "plan fewer coins"
-            )
-        need = min(MAX_PLAN, usable)
-        if len(coins) != need:
-            return Verdict.illegal(
-                "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"
-            )
-        return LEGAL
-
-    def _check_roll(self, state: EverestState, seat: int, move: Roll) -> Verdict:
-        """EV-ROLL: a roll the engine asks of this player; a named purpose (and roarer) must be it."""
-        name = state.players[seat]
-        ask = dice.asked(state, seat)
-        if ask is None:
-            return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
-        purpose, roarer = ask
-        if move.purpose is None and move.roarer is None:
-            return LEGAL  # (files from before the purpose field; the log's event line says what it was for)
-        wanted = dice.purpose_text(state, purpose, roarer)
-        if move.purpose is not None and move.purpose != purpose:
-            return Verdict.illegal(
-                "EV-ROLL", f"{name}'s roll is asked for {wanted}, not for a {move.purpose} roll", f"{name}: roll for {wanted}"
-            )
-        if move.roarer is not None and (roarer is None or move.roarer != state.players[roarer]):
-            return Verdict.illegal(
-                "EV-ROLL", f"{name}'s roll is asked for {wanted}, not about {move.roarer}'s roar", f"{name}: roll for {wanted}"
-            )
-        return LEGAL
-
-    def _check_choice(self, state: EverestState, seat: int, move: Heal | SetAside) -> Verdict:
-        """One player's own end-of-round choice: heal (EV-HEAL) or name coins to set aside (EV-DAMAGE)."""
-        name = state.players[seat]
-        if state.phase is not ROUND_END:
-            why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
-            return Verdict.illegal("EV-ROUND-END", f"{name} cannot choose yet: {why}", "wait for the end of the round")
-        if isinstance(move, Heal):
-            if rounds.heal_barred(state, seat):
-                return Verdict.illegal(
-                    "EV-EDGE-HOME",
-                    f"{name}'s yeti went off the edge and cannot heal until the end of the next round",
-                    f"{name}: leave your yeti where the round puts it",
-                )
-            return LEGAL
-        return self._check_set_aside(state, name, move.coins, rounds.forced_home(state, seat))
-
-    def _check_order(self, state: EverestState, seat: int, move: Order) -> Verdict:
-        need = state.need
-        name = state.players[seat]
-        if not isinstance(need, OrderChoice):
-            return Verdict.illegal("EV-ORDER", "no order is asked for now", "wait for the engine to ask")
-        chooser = state.players[need.chooser]
-        if seat != need.chooser:
-            return Verdict.illegal("EV-ORDER", f"{chooser} had the high roll and chooses the order, not {name}", f"let {chooser} choose")
-        expected = sorted(state.players[s] for s in need.seats)
-        if sorted(move.sequence) != expected:
-            return Verdict.illegal(
-                "EV-ORDER-ALL",
-                f"the order must name each of {', '.join(expected)} once",
-                f"list {', '.join(expected)} in the order their actions happen",
-            )
-        return LEGAL
-
-    def _check_end_round(self, state: EverestState, move: EndRound) -> Verdict:
-        if move.by is not None and state.seat(move.by) is None:
-            return Verdict.illegal("EV-PLAYER", f"{move.by} is not a player in this game", "say which player ends the round")
-        if state.phase is not ROUND_END:
-            why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
-            return Verdict.illegal("EV-ROUND-END", f"the round cannot end: {why}", "finish the round first")
-        for player in move.heal:
-            if state.seat(player) is None:
-                return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who heal")
-        if len(set(move.heal)) != len(move.heal):
-            return Verdict.illegal("EV-PLAYER", "a player is named twice among those who heal", "name each player once")
-        for player in move.heal:
-            seat = state.seat(player)
-            assert seat is not None
-            if rounds.heal_barred(state, seat):
-                return Verdict.illegal(
-                    "EV-EDGE-HOME",
-                    f"{player}'s yeti went off the edge and cannot heal until the end of the next round",
-                    f"leave {player} out of the healers",
-                )
-        for player, named in (move.set_aside or {}).items():
-            seat = state.seat(player)
-            if seat is None:
-                return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who set coins aside")
-            healing = player in move.heal or seat in state.heal_chosen or rounds.forced_home(state, seat)
-            verdict = self._check_set_aside(state, player, named, healing)
-            if not verdict.ok:
-                return verdict
-        return LEGAL
-
-    def _check_set_aside(self, state: EverestState, player: str, named: tuple[str, ...], healing: bool) -> Verdict:
-        seat = state.players.index(player)
-        due = rounds.coins_to_set_aside(state, seat, healing)
-        fix = f"{player}: set aside exactly {due} coin{'s' if due != 1 else ''}"
-        if len(named) != due:
-            return Verdict.illegal("EV-DAMAGE", f"{player} sets aside {due} coin{'s' if due != 1 else ''} this round, not {len(named)}", fix)
-        if len(set(named)) != len(named) or set(named) & state.aside_known[seat]:
-            return Verdict.illegal("EV-DAMAGE", f"{player} names a coin twice or one already set aside", fix)
-        return LEGAL
-
-    # -- apply ------------------------------------------------------------------------------------
+        check = MOVES.checker(move)
+        # EV-PLAYER; the end of a round may be entered by nobody in particular
+        refused = not_a_player(PLAYER_RULE, state.players, move, optional=type(move) is EndRound)
+        return refused or check(state, move)
 
     def apply(self, state: EverestState, move: Move) -> EverestState:
-        players = state.players
-        seat = players.index(move.by) if move.by in players else None  # state.seat, inline
-        if isinstance(move, Plan):
-            assert seat is not None
-            plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
-            if None not in plans or _all_planned(plans, state.aside):
-                return resolve.reveal(state, plans)
-            return state.evolve(plans=plans)
-        if isinstance(move, Roll):
-            assert seat is not None
-            ask = dice.asked(state, seat)
-            assert ask is not None
-            said = f"EV-ROLL: {players[seat]} rolls {move.value} for {dice.purpose_text(state, *ask)}"
-            return resolve.rolled(state, seat, DIE_VALUE[move.value], said)
-        if isinstance(move, Order):
-            seats = tuple([state.players.index(p) for p in move.sequence])
-            return resolve.ordered(state, seats)
-        if isinstance(move, EndRound):
-            heal = state.heal_chosen | frozenset([state.players.index(p) for p in move.heal])
-            named = dict(state.aside_chosen)
-            named.update({state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()})
-            state = rounds.end_round(state, heal, named)
-            return resolve.reveal(state) if _all_planned(state.plans, state.aside) else state
-        if isinstance(move, (Heal, SetAside)):
-            assert seat is not None
-            return rounds.chosen(state, seat, move.coins if isinstance(move, SetAside) else None)
-        raise TypeError(f"not an Everest move: {move!r}")  # pragma: no cover
+        return MOVES.apply(state, move)
 
     # -- the end ----------------------------------------------------------------------------------
 
@@ -263,4 +104,193 @@ class Everest(Game[EverestState]):
         return None  # NFC plays no part in Everest
 
 
+# -- check, one function per verb -------------------------------------------------------------------
+
+
+def _check_plan(state: EverestState, move: Plan) -> Verdict:
+    seat = state.players.index(move.by)  # a player: check() asked first
+    name = state.players[seat]
+    if state.phase is not PLAN:
+        return Verdict.illegal(
+            "EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", f"{name}: take your coins back and wait"
+        )
+    usable = state.usable(seat)
+    if usable == 0:
+        return Verdict.illegal(
+            "EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", f"{name}: take your coins back and wait"
+        )
+    coins = list(map(_COIN, move.coins))
+    named = set(coins)
+    if len(named) != len(coins):
+        return Verdict.illegal("EV-PLAN-COINS", f"{name}'s plan uses a coin twice; each coin is one action", "plan with different coins")
+    known = state.aside_known[seat]
+    aside = sorted(named & known, key=COINS.index) if known else None  # nothing is aside, mostly
+    if aside:
+        return Verdict.illegal(
+            "EV-PLAN-COINS", f"{name}'s {aside[0]} coin is set aside for damage until the yeti heals", "plan with other coins"
+        )
+    if len(coins) > usable:
+        return Verdict.illegal(
+            "EV-PLAN-COINS", f"{name} has only {usable} usable coin{'s' if usable != 1 else ''}, not {len(coins)}", "plan fewer coins"
+        )
+    need = min(MAX_PLAN, usable)
+    if len(coins) != need:
+        return Verdict.illegal(
+            "EV-PLAN-THREE", f"{name} has {usable} usable coins and must plan {need}, not {len(coins)}", f"plan {need} coins"
+        )
+    return LEGAL
+
+
+def _check_roll(state: EverestState, move: Roll) -> Verdict:
+    """EV-ROLL: a roll the engine asks of this player; a named purpose (and roarer) must be it."""
+    seat = state.players.index(move.by)  # a player: check() asked first
+    name = state.players[seat]
+    ask = dice.asked(state, seat)
+    if ask is None:
+        return Verdict.illegal("EV-ROLL", f"no die roll is asked of {name} now", f"{name}: pick your die back up")
+    purpose, roarer = ask
+    if move.purpose is None and move.roarer is None:
+        return LEGAL  # (files from before the purpose field; the log's event line says what it was for)
+    if move.purpose is not None and move.purpose != purpose:
+        wanted = dice.purpose_text(state, purpose, roarer)  # (in words only for a refusal)
+        return Verdict.illegal(
+            "EV-ROLL", f"{name}'s roll is asked for {wanted}, not for a {move.purpose} roll", f"{name}: roll for {wanted}"
+        )
+    if move.roarer is not None and (roarer is None or move.roarer != state.players[roarer]):
+        wanted = dice.purpose_text(state, purpose, roarer)
+        return Verdict.illegal(
+            "EV-ROLL", f"{name}'s roll is asked for {wanted}, not about {move.roarer}'s roar", f"{name}: roll for {wanted}"
+        )
+    return LEGAL
+
+
+def _check_choice(state: EverestState, move: Heal | SetAside) -> Verdict:
+    """One player's own end-of-round choice: heal (EV-HEAL) or name coins to set aside (EV-DAMAGE)."""
+    seat = state.players.index(move.by)  # a player: check() asked first
+    name = state.players[seat]
+    if state.phase is not ROUND_END:
+        why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
+        return Verdict.illegal("EV-ROUND-END", f"{name} cannot choose yet: {why}", "wait for the end of the round")
+    if isinstance(move, Heal):
+        if rounds.heal_barred(state, seat):
+            return Verdict.illegal(
+                "EV-EDGE-HOME",
+                f"{name}'s yeti went off the edge and cannot heal until the end of the next round",
+                f"{name}: leave your yeti where the round puts it",
+            )
+        return LEGAL
+    return _check_set_aside(state, name, move.coins, rounds.forced_home(state, seat))
+
+def _check_order(state: EverestState, move: Order) -> Verdict:
+    seat = state.players.index(move.by)  # a player: check() asked first
+    need = state.need
+    name = state.players[seat]
+    if not isinstance(need, OrderChoice):
+        return Verdict.illegal("EV-ORDER", "no order is asked for now", "wait for the engine to ask")
+    chooser = state.players[need.chooser]
+    if seat != need.chooser:
+        return Verdict.illegal("EV-ORDER", f"{chooser} had the high roll and chooses the order, not {name}", f"let {chooser} choose")
+    expected = sorted(state.players[s] for s in need.seats)
+    if sorted(move.sequence) != expected:
+        return Verdict.illegal(
+            "EV-ORDER-ALL",
+            f"the order must name each of {', '.join(expected)} once",
+            f"list {', '.join(expected)} in the order their actions happen",
+        )
+    return LEGAL
+
+
+def _check_end_round(state: EverestState, move: EndRound) -> Verdict:
+    if state.phase is not ROUND_END:
+        why = "the plans are not all in yet" if state.phase is PLAN else "the round's actions are not all done"
+        return Verdict.illegal("EV-ROUND-END", f"the round cannot end: {why}", "finish the round first")
+    for player in move.heal:
+        if state.seat(player) is None:
+            return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who heal")
+    if len(set(move.heal)) != len(move.heal):
+        return Verdict.illegal("EV-PLAYER", "a player is named twice among those who heal", "name each player once")
+    for player in move.heal:
+        seat = state.seat(player)
+        assert seat is not None
+        if rounds.heal_barred(state, seat):
+            return Verdict.illegal(
+                "EV-EDGE-HOME",
+                f"{player}'s yeti went off the edge and cannot heal until the end of the next round",
+                f"leave {player} out of the healers",
+            )
+    for player, named in (move.set_aside or {}).items():
+        seat = state.seat(player)
+        if seat is None:
+            return Verdict.illegal("EV-PLAYER", f"{player} is not a player in this game", "name players who set coins aside")
+        healing = player in move.heal or seat in state.heal_chosen or rounds.forced_home(state, seat)
+        verdict = _check_set_aside(state, player, named, healing)
+        if not verdict.ok:
+            return verdict
+    return LEGAL
+
+
+def _check_set_aside(state: EverestState, player: str, named: tuple[str, ...], healing: bool) -> Verdict:
+    seat = state.players.index(player)
+    due = rounds.coins_to_set_aside(state, seat, healing)
+    fix = f"{player}: set aside exactly {due} coin{'s' if due != 1 else ''}"
+    if len(named) != due:
+        return Verdict.illegal("EV-DAMAGE", f"{player} sets aside {due} coin{'s' if due != 1 else ''} this round, not {len(named)}", fix)
+    if len(set(named)) != len(named) or set(named) & state.aside_known[seat]:
+        return Verdict.illegal("EV-DAMAGE", f"{player} names a coin twice or one already set aside", fix)
+    return LEGAL
+
+
+# -- apply -----------------------------------------------------------------------------------------
+
+
+def _apply_plan(state: EverestState, move: Plan) -> EverestState:
+    seat = state.players.index(move.by)  # checked: a player
+    plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
+    if None not in plans or _all_planned(plans, state.aside):
+        return resolve.reveal(state, plans)
+    return state.evolve(plans=plans)
+
+
+def _apply_roll(state: EverestState, move: Roll) -> EverestState:
+    players = state.players
+    seat = players.index(move.by)  # checked: a player
+    ask = dice.asked(state, seat)
+    assert ask is not None
+    said = f"EV-ROLL: {players[seat]} rolls {move.value} for {dice.purpose_text(state, *ask)}"
+    return resolve.rolled(state, seat, DIE_VALUE[move.value], said)
+
+
+def _apply_order(state: EverestState, move: Order) -> EverestState:
+    seats = tuple([state.players.index(p) for p in move.sequence])
+    return resolve.ordered(state, seats)
+
+
+def _apply_end_round(state: EverestState, move: EndRound) -> EverestState:
+    heal = state.heal_chosen | frozenset([state.players.index(p) for p in move.heal])
+    named = dict(state.aside_chosen)
+    named.update({state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()})
+    state = rounds.end_round(state, heal, named)
+    return resolve.reveal(state) if _all_planned(state.plans, state.aside) else state
+
+
+def _apply_heal(state: EverestState, move: Heal) -> EverestState:
+    return rounds.chosen(state, state.players.index(move.by), None)  # checked: a player
+
+
+def _apply_set_aside(state: EverestState, move: SetAside) -> EverestState:
+    return rounds.chosen(state, state.players.index(move.by), move.coins)  # checked: a player
+
+
+MOVES: MoveTable[EverestState] = MoveTable("Everest", {
+    Plan: (_check_plan, _apply_plan),
+    Roll: (_check_roll, _apply_roll),
+    Order: (_check_order, _apply_order),
+    EndRound: (_check_end_round, _apply_end_round),
+    Heal: (_check_choice, _apply_heal),
+    SetAside: (_check_choice, _apply_set_aside),
+})
+
+
 GAME_INSTANCE = Everest()
+
+Everest.move_table = MOVES  # the table is made below the class, from its module functions

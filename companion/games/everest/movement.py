@@ -75,7 +75,7 @@ class Scratch:
     def _knocked(self, seat: int, frm: Square, to: Square | None, why: str, rule: str = "EV-PUSH") -> None:
         """Put a pushed yeti on ``to`` (None: off the edge); a drop of 2 or more is a fall."""
         if to is None:
-            self._leave_board(seat, f"is {why}")
+            self._leave_board(seat, f"is {why}" if self.loud else "")
             return
         self.pos[seat] = to
         drop = self.board.heights[frm] - self.board.heights[to]
@@ -109,17 +109,20 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     stop = ""
     for there, rise, cost, beyond, push_rise in ray:
         if rise >= 2:
-            stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {square_text(there)} and loses its last {mp} MP"
+            if t.loud:  # (the words only for a board whose events are read)
+                stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {square_text(there)} and loses its last {mp} MP"
             break
         pushed = None
         if there in pos:
             pushed = pos.index(there)
             other = t.names[pushed]
             if push_rise is not None and push_rise >= 2:
-                stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s up a cliff and loses its last {mp} MP"
+                if t.loud:
+                    stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s up a cliff and loses its last {mp} MP"
                 break
             if push_rise is not None and beyond in pos:
-                stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s into another yeti and loses its last {mp} MP"
+                if t.loud:
+                    stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s into another yeti and loses its last {mp} MP"
                 break
             if rise <= -2:
                 cost += 0  # EV-PUSH-FALL: falling off a cliff gives a free push
@@ -128,12 +131,13 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
             else:
                 cost += 1
         if cost > mp:
-            short = "EV-PUSH" if pushed is not None else "EV-MOVE"
-            stop = f"{short}: {name}'s yeti has {mp} MP left, not the {cost} it needs to go on"
+            if t.loud:
+                short = "EV-PUSH" if pushed is not None else "EV-MOVE"
+                stop = f"{short}: {name}'s yeti has {mp} MP left, not the {cost} it needs to go on"
             break
         mp -= cost
         if pushed is not None:
-            t._knocked(pushed, there, beyond, f"pushed {direction} by {name}'s")  # beyond None: off the edge
+            t._knocked(pushed, there, beyond, f"pushed {direction} by {name}'s" if t.loud else "")  # beyond None: off the edge
         pos[seat] = here = there
         if rise <= -2:
             t.damage[seat] += 1
@@ -144,7 +148,7 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     else:  # MP left at the end of the ray: the next step is off the edge
         if here != start and t.loud:
             t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
-        t._leave_board(seat, f"{what} {direction}")
+        t._leave_board(seat, f"{what} {direction}" if t.loud else "")
         return
     if t.loud:
         if here != start:
@@ -216,7 +220,7 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
             continue
         here = t.pos[target]
         assert here is not None
-        t._knocked(target, here, dest, f"knocked {hits[target][0]} by a snowball", "EV-SNOWBALL")
+        t._knocked(target, here, dest, f"knocked {hits[target][0]} by a snowball" if t.loud else "", "EV-SNOWBALL")
 
 
 def roar_footprint(t: Scratch, seat: int, direction: Direction) -> tuple[object, ...]:

@@ -151,6 +151,7 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
         here = pos[seat]
         masks.append(0 if here is None else memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp))
     pushers = [(k, i, VECTORS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+    bits = _BITS
     grew = True
     while grew:
         grew = False
@@ -159,13 +160,13 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             if squares is None:
                 continue
             more = False
-            for k, j, v in pushers:
+            for k, j, (dx, dy) in pushers:
                 if j == i:
                     continue
                 mask = masks[k]
                 for here in list(squares):
-                    while _BITS.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
-                        there = step(here, v)
+                    while bits.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
+                        there = (here[0] + dx, here[1] + dy)  # (board.step, inline: the innermost loop)
                         if there not in heights or there in squares:
                             break
                         squares.add(there)

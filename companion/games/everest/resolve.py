@@ -167,9 +167,9 @@ def _start_step(w: _Work, step: int) -> None:
     board = t.board
     memo = board.memo  # reaches.reach's table, read here first: this runs for every coin
     off, pos = t.off, t.pos
-    moves: list[tuple[int, PlanCoin]] = []
+    moves: list[tuple[int, PlanCoin, int]] = []  # (seat, coin, its reach)
     throws: list[Part] = []
-    roars: list[tuple[int, PlanCoin]] = []
+    roars: list[tuple[int, PlanCoin, int]] = []
     seen = 0  # the squares the moves and roars so far could touch (reaches.reach)
     thrown = 0  # the same for the snowballs, which fly together as one unit
     touching = False
@@ -186,8 +186,8 @@ def _start_step(w: _Work, step: int) -> None:
             throws.append((seat, coin.dir, 0))
             thrown |= memo.get(("snowballs", here, coin.dir, 0)) or reach(board, "snowballs", here, coin.dir, 0)
             continue
-        (moves if kind == "move" else roars).append((seat, coin))
         squares = memo.get((kind, here, coin.dir, coin.mp)) or reach(board, kind, here, coin.dir, coin.mp)
+        (moves if kind == "move" else roars).append((seat, coin, squares))
         if seen & squares:
             touching = True
         seen |= squares
@@ -195,11 +195,13 @@ def _start_step(w: _Work, step: int) -> None:
     # touching, which is most steps, no order can matter and the units need not be built.
     if touching or seen & thrown:
         # (listed moves, roars, snowballs: the answer does not depend on the order of the units)
-        units: list[Unit] = [("move", ((seat, coin.dir, coin.mp),)) for seat, coin in moves]
-        units += [("roar", ((seat, coin.dir, 0),)) for seat, coin in roars]
+        units: list[Unit] = [("move", ((seat, coin.dir, coin.mp),)) for seat, coin, _ in moves]
+        units += [("roar", ((seat, coin.dir, 0),)) for seat, coin, _ in roars]
+        reaches = [squares for _, _, squares in moves] + [squares for _, _, squares in roars]
         if throws:
             units.append(("snowballs", tuple(throws)))
-        found = find_conflict(t, units)
+            reaches.append(thrown)
+        found = find_conflict(t, units, reaches)
         if found is not None:
             seats = tuple(sorted([seat for _, parts in units for seat, _, _ in parts]))
             witness = explain(t, found)
@@ -212,13 +214,13 @@ def _start_step(w: _Work, step: int) -> None:
             return
     # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
     # earlier action of this step does nothing (EV-EDGE).
-    for seat, coin in moves:
+    for seat, coin, _ in moves:
         if seat not in off:
             move(t, seat, coin.dir, coin.mp)
     if throws:
         snowballs(t, [(seat, direction) for seat, direction, _ in throws if seat not in off])
     if roars:
-        _roar(w, tuple([seat for seat, _ in roars]), step)
+        _roar(w, tuple([seat for seat, _, _ in roars]), step)
 
 
 def _roar(w: _Work, seats: tuple[int, ...], step: int) -> None:

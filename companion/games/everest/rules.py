@@ -22,6 +22,7 @@ RULES = RuleBook(
             "A step is a height difference of 1; a cliff is a difference of 2 or more. The peak tile is the "
             "four squares x 4-5, y 3-4. Notches are off the board by default (moving into one is moving off "
             "the edge); a setting may treat them as table-level squares instead.",
+            refuses=False,
         ),
         Rule(
             "EV-HOME",
@@ -30,6 +31,7 @@ RULES = RuleBook(
             "Players place their pawns on one of the inside corners marked by the X's in the next figure. "
             "These are the yeti home bases, where they return for healing or after falling off the board. "
             "(GAPS.md: Home bases (default): (1,5), (8,5), (8,2), (1,2).)",
+            refuses=False,
         ),
         Rule(
             "EV-PLAYER",
@@ -67,6 +69,7 @@ RULES = RuleBook(
             RULEBOOK,
             "A yeti's second or third action will then to be \"stand there and look dazed\" and the yeti does "
             "nothing for that action.",
+            refuses=False,
         ),
         Rule(
             "EV-SECRET",
@@ -74,6 +77,7 @@ RULES = RuleBook(
             RULEBOOK,
             "A player builds a plan by secretly selecting three of the player's coins behind their hand. [...] "
             "After all of the plans are finished the players expose their plans for all to see.",
+            refuses=False,
         ),
         Rule(
             "EV-SIMULTANEOUS",
@@ -82,6 +86,7 @@ RULES = RuleBook(
             "Yeti plans are performed simultaneously one coin at a time, i.e., every player does the first "
             "coin, then all do the second and so on. [...] They are placed in a row and will be performed left "
             "to right.",
+            refuses=False,
         ),
         Rule(
             "EV-CONFLICT",
@@ -96,6 +101,7 @@ RULES = RuleBook(
             "paths, and a thrown snowball could miss due to the movement of the target yeti. Two yeti moving "
             "in 90-degree orthogonal paths do not conflict, unless one of them wants to end its movement in the "
             "intersecting square of their paths.",
+            refuses=False,
         ),
         Rule(
             "EV-ROLL",
@@ -124,6 +130,7 @@ RULES = RuleBook(
             "Snowballs fly together",
             RULEBOOK,
             "with one restriction: all snowball throws still happen simultaneously.",
+            refuses=False,
         ),
         Rule(
             "EV-MOVE",
@@ -133,6 +140,7 @@ RULES = RuleBook(
             "the tick mark using the corresponding number (1, 2, 3, 4, or 5) of movement points. [...] Yeti "
             "always move in a straight line [...] Move one square to the same or lower level 1 MP. Move one "
             "square up a step to a higher-level 2 MP.",
+            refuses=False,
         ),
         Rule(
             "EV-CLIFF-UP",
@@ -140,6 +148,7 @@ RULES = RuleBook(
             RULEBOOK,
             "Yeti always move in a straight line and cannot climb cliffs. If a yeti's movement runs it into a "
             "cliff from below, it stops and looses the remainder of it movement for that action.",
+            refuses=False,
         ),
         Rule(
             "EV-FALL",
@@ -148,6 +157,7 @@ RULES = RuleBook(
             "If it runs off a cliff from above, it falls off the cliff to the square below and then continues "
             "moving in the same direction. [...] Falling off a cliff will damage your yeti. [...] Whenever a "
             "yeti falls off a cliff or gets hit by a snowball it takes damage.",
+            refuses=False,
         ),
         Rule(
             "EV-EDGE",
@@ -156,6 +166,7 @@ RULES = RuleBook(
             "Moving off the edge of the board, not only ends the yeti's movement, but also cancels any "
             "remaining actions for this round. [...] A yeti that is pushed off the edge of the board looses "
             "any unperformed actions for this round.",
+            refuses=False,
         ),
         Rule(
             "EV-PUSH",
@@ -167,6 +178,7 @@ RULES = RuleBook(
             "occupied by another Yeti and pushing it to a square up one level +2 MP. [...] If a yeti has "
             "insufficient MP to push another yeti, it ends its movement and looses any remaining MP for that "
             "action.",
+            refuses=False,
         ),
         Rule(
             "EV-PUSH-BLOCKED",
@@ -174,12 +186,14 @@ RULES = RuleBook(
             RULEBOOK,
             "A yeti cannot be pushed up a cliff or into a square occupied by another yeti, in these cases the "
             "pushing yeti stops and looses any remaining movement for this action.",
+            refuses=False,
         ),
         Rule(
             "EV-PUSH-FALL",
             "A free push while falling",
             RULEBOOK,
             "Note that falling off a cliff gives your yeti a free push on any yeti in the square you fall into.",
+            refuses=False,
         ),
         Rule(
             "EV-SNOWBALL",
@@ -189,6 +203,7 @@ RULES = RuleBook(
             "cliff, or flies off the board. A yeti hit by a snowball takes damage and is pushed one square in "
             "the direction that the snowball was thrown. A snowball cannot push a yeti up a step or cliff or "
             "into a square occupied by another yeti; in those cases the hit yeti does not move.",
+            refuses=False,
         ),
         Rule(
             "EV-SNOWBALL-SPLAT",
@@ -197,6 +212,7 @@ RULES = RuleBook(
             "A snowball freely goes downhill, but if it hits an upward step or cliff, it goes splat and has no "
             "effect; unless there is a yeti standing on the square directly at the top of the step or cliff, "
             "then the yeti gets hit instead.",
+            refuses=False,
         ),
         Rule(
             "EV-ROAR",
@@ -207,6 +223,7 @@ RULES = RuleBook(
             "in the other three squares are only affected on the roll of a blank on owning player's die. [...] "
             "If multiple roars are happening simultaneously, determine all yeti that are affected first, then "
             "simultaneously roll on the above table for each yeti.",
+            refuses=False,
         ),
         Rule(
             "EV-ROAR-REACT",
@@ -215,6 +232,7 @@ RULES = RuleBook(
             "An affected Yeti rolls a die and acts according to the result: 2-5: the yeti runs away directly "
             "away from the roaring yeti using the number of MP shown on the die. [...] Blank: The yeti stands "
             "there and shivers.",
+            refuses=False,
         ),
         Rule(
             "EV-ROAR-BACK",
@@ -224,6 +242,7 @@ RULES = RuleBook(
             "accordingly, except that any ace result is treated as a blank. Yeti in other surrounding squares "
             "must make the check die roll as specified above. [...] Note that once a yeti is determined to be "
             "running away from a roar, it does not roll for subsequent roars by any yeti that rolls an ace.",
+            refuses=False,
         ),
         Rule(
             "EV-RUNAWAY",
@@ -232,6 +251,7 @@ RULES = RuleBook(
             "After all yeti that are running away are determined, treat any resulting movement like a regular "
             "action turn including conflict resolution (all yeti that are not running away are considered "
             "stationary). Afterwards, complete any actions for the turn yet to be performed.",
+            refuses=False,
         ),
         Rule(
             "EV-DAMAGE",
@@ -248,6 +268,7 @@ RULES = RuleBook(
             "At the end of any round, instead of setting aside coins, a player can move their yeti back to its "
             "starting square; all coins set aside due to damage are returned and that yeti operates as normal "
             "the next round. A player may do this even if the yeti took no damage for the round.",
+            refuses=False,
         ),
         Rule(
             "EV-FORCED-HOME",
@@ -255,6 +276,7 @@ RULES = RuleBook(
             RULEBOOK,
             "If a yeti with no coins left or that takes more damage then it has coins left, then it must be "
             "returned to its starting square to heal.",
+            refuses=False,
         ),
         Rule(
             "EV-EDGE-HOME",
@@ -277,6 +299,7 @@ RULES = RuleBook(
             RULEBOOK,
             "A yeti wins the game if it starts a round as the sole occupant of the peak tile and is still the "
             "sole occupant at the end of the round.",
+            refuses=False,
         ),
     ]
 )

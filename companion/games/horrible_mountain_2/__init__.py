@@ -9,6 +9,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from companion.core.nouns import Header
 
 from . import playout
+from .secrets import SECRETS
 from .engine import HorribleMountain2
 
 GAME = HorribleMountain2()
@@ -21,6 +22,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, dealt.players, {}, setup), shuffled=True, hands_tapped=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "HorribleMountain2"]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable
-
 from companion.core import Move, Verdict
+from companion.contract.dispatch import Check
+from companion.contract.players import not_a_player
 from . import rules as R
 from .cards import CENTRE_SLOT, PLACE_PAIRS, rank
 from .moves import (
@@ -13,7 +12,6 @@ from .moves import (
     Dealt,
     Discard,
     Draw,
-    Examine,
     Place,
     SearchDiscard,
     Swap,
@@ -27,44 +25,42 @@ from .state import ADVENTURER, EVIL, Phase, State, public_place
 _LEGAL = Verdict.legal()
 
 
-def check(state: State, move: Move) -> Verdict:
-    seat = state.seat(move.by)
-    if seat is None:
-        who = f'"{move.by}" is not playing' if move.by is not None else "the move does not say who makes it"
-        return Verdict.illegal(R.TURN, f"{who}; the players are {' and '.join(state.names)}", "say which player acts")
+def check(state: State, move: Move, verb: Check[State]) -> Verdict:
+    """What every move must pass (a player, the setup steps in order, the turn, a sixth card
+    discarded at once), then ``verb``, the check of the move's own verb (engine.MOVES)."""
+    refused = not_a_player(R.TURN, state.names, move)
+    if refused is not None:
+        return refused
     if state.phase is Phase.DEAL or isinstance(move, Dealt):
-        return _check_dealt(state, seat, move)
+        return check_dealt(state, move)
     if state.phase is Phase.PLACE:
-        return _check_place(state, seat, move)
+        return check_place(state, move)
     if isinstance(move, Place):
         return Verdict.illegal(
             R.PLACE_ORDER, "the cubes were placed at setup; placing is not an action", "put the cubes back as they were"
         )
-    if seat != state.turn:
+    if state.seat(move.by) != state.turn:
         return Verdict.illegal(
             R.TURN,
             f"it is {state.current}'s turn, not {move.by}'s",
             f"{move.by}: undo that and wait for your turn",
         )
-    if state.must_discard:
-        if not isinstance(move, Discard):
-            return Verdict.illegal(
-                R.HAND_LIMIT,
-                f"{move.by} holds six cards and must discard one immediately, before anything else",
-                "undo that and discard one card onto the Discard Pile",
-            )
-        return _check_discard(state, seat, move)
-    checker = _ACTIONS.get(type(move))
-    if checker is None:  # pragma: no cover - every move type has a checker
-        raise TypeError(f"no check for {type(move).__name__}")
-    return checker(state, seat, move)
+    if state.must_discard and not isinstance(move, Discard):
+        return Verdict.illegal(
+            R.HAND_LIMIT,
+            f"{move.by} holds six cards and must discard one immediately, before anything else",
+            "undo that and discard one card onto the Discard Pile",
+        )
+    return verb(state, move)
 
 
 # -- setup steps 5-6 -----------------------------------------------------------------------------
 
 
-def _check_dealt(state: State, seat: int, move: Move) -> Verdict:
+def check_dealt(state: State, move: Move) -> Verdict:
     """HM2-SETUP-HANDS at a live table: each player taps the three cards dealt to them, first of all."""
+    seat = state.seat(move.by)
+    assert seat is not None  # check() asked first
     if not isinstance(move, Dealt):
         short = ", ".join(state.names[s] for s in (ADVENTURER, EVIL) if len(state.hands[s]) < HAND_SIZE)
         return Verdict.illegal(R.SETUP_HANDS, f"the hands are dealt first: {short} still to tap their cards in",
@@ -81,7 +77,8 @@ def _check_dealt(state: State, seat: int, move: Move) -> Verdict:
     return Verdict.legal()
 
 
-def _check_place(state: State, seat: int, move: Move) -> Verdict:
+def check_place(state: State, move: Move) -> Verdict:
+    seat = state.seat(move.by)
     if not isinstance(move, Place):
         return Verdict.illegal(
             R.PLACE_ORDER,
@@ -115,7 +112,7 @@ def _check_place(state: State, seat: int, move: Move) -> Verdict:
 # -- the six actions -----------------------------------------------------------------------------
 
 
-def _check_draw(state: State, seat: int, move: Move) -> Verdict:
+def check_draw(state: State, move: Move) -> Verdict:
     assert isinstance(move, Draw)
     return _from_draw_pile(state, move.card, R.DRAW)
 
@@ -141,8 +138,9 @@ def _from_draw_pile(state: State, card: str, rule: str) -> Verdict:
     )
 
 
-def _check_swap(state: State, seat: int, move: Move) -> Verdict:
+def check_swap(state: State, move: Move) -> Verdict:
     assert isinstance(move, Swap)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     if move.card not in state.hands[seat]:
         return Verdict.illegal(
             R.SWAP, f"{move.card} is not in {move.by}'s hand", f"put {move.card} back and swap a card from your hand"
@@ -169,16 +167,18 @@ def _pay_cube(state: State, seat: int, cube: str, rule: str, name: str) -> Verdi
     )
 
 
-def _check_take_table(state: State, seat: int, move: Move) -> Verdict:
+def check_take_table(state: State, move: Move) -> Verdict:
     assert isinstance(move, TakeTable)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     paid = _pay_cube(state, seat, move.cube, R.TAKE_TABLE, "Take a Table Card")
     if not paid.ok:
         return paid
     return _from_draw_pile(state, move.replacement, R.TAKE_TABLE)
 
 
-def _check_take_discard(state: State, seat: int, move: Move) -> Verdict:
+def check_take_discard(state: State, move: Move) -> Verdict:
     assert isinstance(move, TakeDiscard)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     if state.discard_size == 0:
         return Verdict.illegal(
             (R.TAKE_DISCARD, R.WHOLE_ACTION),
@@ -225,16 +225,18 @@ def _two_from_hand(state: State, seat: int, cards: tuple[str, str], rule: str) -
     return _LEGAL
 
 
-def _check_swap_cubes(state: State, seat: int, move: Move) -> Verdict:
+def check_swap_cubes(state: State, move: Move) -> Verdict:
     assert isinstance(move, SwapCubes)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     fix = "take the two cards back into your hand and put the cubes back as they were"
     held = _two_from_hand(state, seat, move.cards, R.SWAP_CUBES)
     if not held.ok:
         return held
     if move.slots[0] == move.slots[1]:
         return Verdict.illegal(R.SWAP_CUBES, f"cubes are swapped between two Table Cards, not slot {move.slots[0]} with itself", fix)
-    wanted = Counter(rank(c) for c in move.cards)
-    under = Counter(state.slot_rank(s) for s in move.slots)
+    # the two ranks as a multiset: sorted pairs compare as Counters would, without building them
+    wanted = sorted([rank(c) for c in move.cards])
+    under = sorted([state.slot_rank(s) for s in move.slots])
     if wanted != under:
         cards = " and ".join(move.cards)
         tables = " and ".join(f"{state.table[s - 1]} (slot {s})" for s in move.slots)
@@ -244,8 +246,9 @@ def _check_swap_cubes(state: State, seat: int, move: Move) -> Verdict:
     return _LEGAL
 
 
-def _check_claim_cube(state: State, seat: int, move: Move) -> Verdict:
+def check_claim_cube(state: State, move: Move) -> Verdict:
     assert isinstance(move, ClaimCube)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     if not state.cube_pile:
         return Verdict.illegal(
             (R.CLAIM_CUBE, R.WHOLE_ACTION), "the Cube Pile is empty, so there is no cube to claim", "take the two cards back"
@@ -268,8 +271,9 @@ def _check_claim_cube(state: State, seat: int, move: Move) -> Verdict:
     return _LEGAL
 
 
-def _check_discard(state: State, seat: int, move: Move) -> Verdict:
+def check_discard(state: State, move: Move) -> Verdict:
     assert isinstance(move, Discard)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     if not state.must_discard:
         return Verdict.illegal(
             R.HAND_LIMIT,
@@ -302,7 +306,8 @@ def _once(state: State, seat: int, verb: str) -> Verdict:
     return _LEGAL
 
 
-def _check_examine(state: State, seat: int, move: Move) -> Verdict:
+def check_examine(state: State, move: Move) -> Verdict:
+    seat = state.turn  # the acting player: check() made sure it is their turn
     once = _once(state, seat, "examine")
     if not once.ok:
         return once
@@ -315,8 +320,9 @@ def _check_examine(state: State, seat: int, move: Move) -> Verdict:
     return _LEGAL
 
 
-def _check_search(state: State, seat: int, move: Move) -> Verdict:
+def check_search(state: State, move: Move) -> Verdict:
     assert isinstance(move, SearchDiscard)
+    seat = state.turn  # the acting player: check() made sure it is their turn
     once = _once(state, seat, "search_discard")
     if not once.ok:
         return once
@@ -338,16 +344,3 @@ def _check_search(state: State, seat: int, move: Move) -> Verdict:
                 "enter the order of the whole remaining Discard Pile, top card first",
             )
     return _LEGAL
-
-
-_ACTIONS: dict[type[Move], Callable[[State, int, Move], Verdict]] = {
-    Draw: _check_draw,
-    Swap: _check_swap,
-    TakeTable: _check_take_table,
-    TakeDiscard: _check_take_discard,
-    SwapCubes: _check_swap_cubes,
-    ClaimCube: _check_claim_cube,
-    Discard: _check_discard,
-    Examine: _check_examine,
-    SearchDiscard: _check_search,
-}

@@ -9,15 +9,43 @@ from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdi
 from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
 from . import checks, entry, picks, scoring, table, transitions, views
-from .moves import MOVE_TYPES, TakeDiscard
+from .moves import (
+    MOVE_TYPES,
+    ClaimCube,
+    Dealt,
+    Discard,
+    Draw,
+    Examine,
+    Place,
+    SearchDiscard,
+    Swap,
+    SwapCubes,
+    TakeDiscard,
+    TakeTable,
+)
 from .options import Options
-from .rules import RULES
+from .rules import RULES, TURN as RULE_TURN
 from .setup import build_state
 from .state import ADVENTURER, EVIL, Phase, State
 from .cards import DECK as _DECK
 from .cards import sort_cards
+
+MOVES: MoveTable[State] = MoveTable("Escape From Horrible Mountain 2", {
+    Dealt: (checks.check_dealt, transitions.dealt),
+    Place: (checks.check_place, transitions.place),
+    Draw: (checks.check_draw, transitions.draw),
+    Swap: (checks.check_swap, transitions.swap),
+    TakeTable: (checks.check_take_table, transitions.take_table),
+    TakeDiscard: (checks.check_take_discard, transitions.take_discard),
+    SwapCubes: (checks.check_swap_cubes, transitions.swap_cubes),
+    ClaimCube: (checks.check_claim_cube, transitions.claim_cube),
+    Discard: (checks.check_discard, transitions.discard),
+    Examine: (checks.check_examine, transitions.examine),
+    SearchDiscard: (checks.check_search, transitions.search_discard),
+})
 
 
 class HorribleMountain2(Game[State]):
@@ -30,6 +58,8 @@ class HorribleMountain2(Game[State]):
     rules = RULES
     zone_kinds = table.ZONE_KINDS
     pick_kinds = picks.PICKS
+    move_table = MOVES
+    player_rule = RULE_TURN
 
     def deck(self) -> tuple[str, ...]:
         """Every card of the deck, for enrolment."""
@@ -39,10 +69,10 @@ class HorribleMountain2(Game[State]):
         return build_state(players, options, setup)
 
     def check(self, state: State, move: Move) -> Verdict:
-        return checks.check(state, move)
+        return checks.check(state, move, MOVES.checker(move))
 
     def apply(self, state: State, move: Move) -> State:
-        return transitions.apply(state, move)
+        return transitions.settled(MOVES.apply(state, move))
 
     def judge_seen(self, state: State, move: Move, viewer: str | None) -> Verdict:
         """After a secret search the Evil Master's page judges a take from the Discard Pile by the

@@ -48,6 +48,7 @@ RULES = RuleBook(
             "Shuffle all 20 cards face down. Reveal cards from the top, one at a time. If the revealed card's rank "
             "is not present among the Table Cards, add it to the Table Cards. Repeat this until there are 5 Table "
             "Cards (2, 3, 4, 5, 6), then reshuffle the other 15 cards.",
+            refuses=False,
         ),
         Rule(
             SETUP_CUBES,
@@ -55,6 +56,7 @@ RULES = RuleBook(
             BOOK,
             "Give each player four cubes in two colors. Set one of the two cubes of the remaining color on the "
             "Table Card with rank 4. Place the other unselected cube aside in the Cube Pile.",
+            refuses=False,
         ),
         Rule(
             SETUP_HANDS,
@@ -68,6 +70,7 @@ RULES = RuleBook(
             "The Evil Master and the adventurer",
             BOOK,
             "The evilest player is the Evil Master and goes first. The other player is an unwitting adventurer",
+            refuses=False,
         ),
         Rule(
             PLACE_ORDER,
@@ -166,12 +169,14 @@ RULES = RuleBook(
             "Anytime the Table Card under a cube is changed (via swap or draw), the cube that was on top of the "
             "original Table Card is replaced on top of the new Table Card. In this manner, there is *always* one "
             "cube of each of the five colors on a Table Card.",
+            refuses=False,
         ),
         Rule(
             GAME_END,
             "The end of the game",
             BOOK,
             "The game ends at the end of the turn during which the Draw Pile runs out for the third time.",
+            refuses=False,
         ),
         Rule(
             SCORE_HAND,
@@ -180,6 +185,7 @@ RULES = RuleBook(
             "At the end of the game, each player receives points for their highest valued poker hand: Straight "
             "flush of 5 cards 14; Four of a kind 10; Full House 8; Straight of 5 cards 6; Three of a kind 5; Two "
             "pair 4; One pair 2; None of the above -1",
+            refuses=False,
         ),
         Rule(
             SCORE_CUBES,
@@ -187,8 +193,9 @@ RULES = RuleBook(
             BOOK,
             "For each Control Cube a player possesses, he also receives points equal to the rank of the Table Card "
             "under the matching-colored cube.",
+            refuses=False,
         ),
-        Rule(WINNER, "The winner", BOOK, "The player with the most points wins."),
+        Rule(WINNER, "The winner", BOOK, "The player with the most points wins.", refuses=False),
         Rule(
             TIE,
             "Ties",
@@ -196,6 +203,7 @@ RULES = RuleBook(
             "In the event of a tie, the player with the best poker hand wins. In a further tie, the player with the "
             "most Control Cubes wins. In a still further tie, the Evil Master and unwitting adventurer stay in "
             "Horrible Mountain together, forever. Everybody loses.",
+            refuses=False,
         ),
         Rule(
             VARIANT,
@@ -226,12 +234,14 @@ RULES = RuleBook(
             "A hand is scored on its best 5 (or fewer) cards. With ranks 2–6 in four suits, a flush is always a "
             "straight flush, and five different ranks are always a straight; hands of fewer than five cards can "
             "still score \"none of the above\" (−1).",
+            refuses=False,
         ),
         Rule(
             GAP_CUBE,
             "The cube stays with the slot",
             GAPS,
             "The cube on a Table Card stays with the slot when its card is replaced or swapped.",
+            refuses=False,
         ),
     ]
 )

@@ -11,6 +11,7 @@ import random
 from companion.contract.spec import ExampleTable, GameSpec
 
 from . import playout
+from .secrets import SECRETS
 from .engine import GAME, TheMountain
 
 
@@ -19,6 +20,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(playout.deal(rng, player="anna"), shuffled=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
 
 __all__ = ["GAME", "SPEC", "TheMountain"]

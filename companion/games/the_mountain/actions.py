@@ -48,7 +48,17 @@ class _Board:
         return self.threats == 0
 
     def exposed(self) -> list[int]:
-        return [s for s in range(SLOTS) if self.geo.is_exposed(self.cards, s)]
+        """Geometry.exposed, inline: every target of every action asks it again."""
+        cards = self.cards
+        out = []
+        for slot, over in enumerate(self.geo.covered_by):
+            if cards[slot] is not None:
+                for c in over:
+                    if cards[c] is not None:
+                        break
+                else:
+                    out.append(slot)
+        return out
 
     def remove(self, slot: int) -> None:
         card = self.cards[slot]

@@ -11,7 +11,9 @@ from companion.core.seen import Seen, TagSeen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
+from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game
+from companion.contract.players import not_a_player
 from . import rules as R
 from . import entry, picks, scoring, table, views
 from .actions import Plan, plan_act, plan_skip
@@ -35,6 +37,7 @@ class TheMountain(Game[MountainState]):
     rules = R.RULES
     zone_kinds = table.ZONE_KINDS
     pick_kinds = picks.PICKS
+    player_rule = R.SOLO
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,45 +53,14 @@ class TheMountain(Game[MountainState]):
     # -- check ----------------------------------------------------------------------------------
 
     def check(self, state: MountainState, move: Move) -> Verdict:
-        if move.by is not None and move.by != state.player:
-            return Verdict.illegal(R.SOLO, f"this is {state.player}'s solitaire game, not {move.by}'s", "let the player make the move")
-        if isinstance(move, Draw):
-            return _check_draw(state, move)
-        if isinstance(move, Act):
-            return _check_act(state, move)
-        if isinstance(move, Skip):
-            return _check_skip(state, move)
-        if isinstance(move, Discard):
-            return _check_discard(state, move)
-        if isinstance(move, EndTurn):
-            return _check_end_turn(state)
-        raise TypeError(f"not a move of The Mountain: {move!r}")
+        check = MOVES.checker(move)
+        refused = not_a_player(R.SOLO, (state.player,), move, optional=True)  # (no "by": the player's own move)
+        return refused or check(state, move)
 
     # -- apply ----------------------------------------------------------------------------------
 
     def apply(self, state: MountainState, move: Move) -> MountainState:
-        if isinstance(move, Draw):
-            if move.from_ == "stock":
-                return state.evolve(hand=state.hand + (move.card,), stock=state.stock - {move.card}, phase=Phase.DRAW)
-            health = list(state.health)
-            health.remove(move.card)
-            return state.evolve(hand=state.hand + (move.card,), health=tuple(health), phase=Phase.DRAW)
-        if isinstance(move, Discard):
-            gone = set(move.cards)
-            return state.evolve(hand=tuple(c for c in state.hand if c not in gone), discard=state.discard + move.cards)
-        if isinstance(move, Act):
-            plan = plan_act(state, move, SUIT_OF[move.cards[0]])
-            if not isinstance(plan, Plan):
-                raise IllegalMoveError(f"apply called with an illegal act: {plan.why}")
-            return _remove(state, plan, move.cards, acted=state.acted + (SUIT_OF[move.cards[0]],))
-        if isinstance(move, Skip):
-            plan = plan_skip(state, move)
-            if not isinstance(plan, Plan):
-                raise IllegalMoveError(f"apply called with an illegal skip: {plan.why}")
-            return _remove(state, plan, (), skipped=True)
-        if isinstance(move, EndTurn):
-            return _attack(state)
-        raise TypeError(f"not a move of The Mountain: {move!r}")
+        return MOVES.apply(state, move)
 
     def outcome(self, state: MountainState) -> Outcome | None:
         return scoring.outcome(state)
@@ -185,7 +157,7 @@ def _check_act(state: MountainState, move: Act) -> Verdict:
     if not_ready is not None:
         return not_ready
     plan = plan_act(state, move, suit)
-    return plan if isinstance(plan, Verdict) else Verdict.legal()
+    return plan if isinstance(plan, Verdict) else _planned(state, move, plan)
 
 
 def _check_skip(state: MountainState, move: Skip) -> Verdict:
@@ -198,10 +170,31 @@ def _check_skip(state: MountainState, move: Skip) -> Verdict:
     if not_ready is not None:
         return not_ready
     plan = plan_skip(state, move)
-    return plan if isinstance(plan, Verdict) else Verdict.legal()
+    return plan if isinstance(plan, Verdict) else _planned(state, move, plan)
 
 
-def _check_end_turn(state: MountainState) -> Verdict:
+_LEGAL = Verdict.legal()
+_last_plan: tuple[MountainState, Move, Plan] | None = None
+"""The plan of the last act or skip a check found legal, with its state and move. ``apply`` comes
+right after with the same two (Game.play, the session) and takes the plan instead of walking the
+removal again. Matched by identity; holding the two keeps their ids from being reused. A plain
+cache: a check from another thread at worst replaces it, and apply then plans for itself."""
+
+
+def _planned(state: MountainState, move: Move, plan: Plan) -> Verdict:
+    global _last_plan
+    _last_plan = (state, move, plan)
+    return _LEGAL
+
+
+def _plan_for(state: MountainState, move: Move) -> Plan | None:
+    last = _last_plan
+    if last is not None and last[0] is state and last[1] is move:
+        return last[2]
+    return None
+
+
+def _check_end_turn(state: MountainState, move: EndTurn) -> Verdict:
     if state.phase is not Phase.ACTIONS:
         return Verdict.illegal(
             R.SKIP, "play a set or make the skip (remove one exposed card) before the threats attack", "take your actions first"
@@ -210,6 +203,37 @@ def _check_end_turn(state: MountainState) -> Verdict:
 
 
 # -- applying ---------------------------------------------------------------------------------------
+
+
+def _apply_draw(state: MountainState, move: Draw) -> MountainState:
+    if move.from_ == "stock":
+        return state.evolve(hand=state.hand + (move.card,), stock=state.stock - {move.card}, phase=Phase.DRAW)
+    health = list(state.health)
+    health.remove(move.card)
+    return state.evolve(hand=state.hand + (move.card,), health=tuple(health), phase=Phase.DRAW)
+
+
+def _apply_discard(state: MountainState, move: Discard) -> MountainState:
+    gone = set(move.cards)
+    return state.evolve(hand=tuple(c for c in state.hand if c not in gone), discard=state.discard + move.cards)
+
+
+def _apply_act(state: MountainState, move: Act) -> MountainState:
+    plan = _plan_for(state, move) or plan_act(state, move, SUIT_OF[move.cards[0]])
+    if not isinstance(plan, Plan):
+        raise IllegalMoveError(f"apply called with an illegal act: {plan.why}")
+    return _remove(state, plan, move.cards, acted=state.acted + (SUIT_OF[move.cards[0]],))
+
+
+def _apply_skip(state: MountainState, move: Skip) -> MountainState:
+    plan = _plan_for(state, move) or plan_skip(state, move)
+    if not isinstance(plan, Plan):
+        raise IllegalMoveError(f"apply called with an illegal skip: {plan.why}")
+    return _remove(state, plan, (), skipped=True)
+
+
+def _apply_end_turn(state: MountainState, move: EndTurn) -> MountainState:
+    return _attack(state)
 
 
 def _remove(
@@ -267,4 +291,14 @@ def _attack(state: MountainState) -> MountainState:
     )
 
 
+MOVES: MoveTable[MountainState] = MoveTable("The Mountain", {
+    Discard: (_check_discard, _apply_discard),
+    Draw: (_check_draw, _apply_draw),
+    Act: (_check_act, _apply_act),
+    Skip: (_check_skip, _apply_skip),
+    EndTurn: (_check_end_turn, _apply_end_turn),
+})
+
+
+TheMountain.move_table = MOVES  # the table is made below the class, from its module functions
 GAME = TheMountain()

@@ -50,10 +50,15 @@ class Geometry:
     def attackers(self, mountain: Mountain) -> list[int]:
         """Threats that are exposed or half exposed: each does 1 damage (TM-ATTACK)."""
         out = []
-        for slot in range(SLOTS):
-            card = mountain[slot]
-            if card is not None and card in THREATS and self.cover_count(mountain, slot) <= 1:
-                out.append(slot)
+        covered_by = self.covered_by
+        for slot, card in enumerate(mountain):  # (after every turn: the cover count inline)
+            if card is not None and card in THREATS:
+                over = 0
+                for c in covered_by[slot]:
+                    if mountain[c] is not None:
+                        over += 1
+                if over <= 1:
+                    out.append(slot)
         return out
 
     def state_of(self, mountain: Mountain, slot: int) -> str:

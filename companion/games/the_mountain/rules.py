@@ -102,6 +102,7 @@ RULES = RuleBook(
             "Default geometry, as in Pyramid solitaire: rows 1..6 hold 1..6 cards; row 1 is the peak, row 6 is "
             "dealt last and lies on top. Card (r, i) is covered by (r+1, i) and (r+1, i+1). exposed: no covering "
             "card left; half-exposed: exactly one covering card left.",
+            refuses=False,
         ),
         Rule(
             EXPOSED,
@@ -154,6 +155,7 @@ RULES = RuleBook(
             "**The threats attack**, doing 1 damage for each threat that is **exposed**, or **half exposed**. "
             "**Exposed** cards have nothing covering them. **Half-Exposed** cards have only one card covering them, showing half the card. Each of these "
             "threats does 1 damage.",
+            refuses=False,
         ),
         Rule(
             LOSE,
@@ -161,14 +163,16 @@ RULES = RuleBook(
             BOOK,
             "**Lose** when you are unable to discard a health for a threat attack. (GAPS.md: Losing: a threat "
             "attack that finds the health pile empty. Reaching 0 health exactly is survival.)",
+            refuses=False,
         ),
-        Rule(WIN, "Winning", BOOK, "**Win** by destroying every threat."),
+        Rule(WIN, "Winning", BOOK, "**Win** by destroying every threat.", refuses=False),
         Rule(
             SCORE,
             "Scoring",
             BOOK,
             "Survival is 15 Pts. Add 1 Pt for each remaining health. If you didn't survive, you get 1 Pt for each "
             "threat defeated.",
+            refuses=False,
         ),
         Rule(
             NIGHTMARE,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import logging
 from dataclasses import dataclass
@@ -56,12 +57,13 @@ class MountainState:
         Replacing the state is the engine's hot path (DESIGN.md: 50,000 moves a second); a dict
         copy is several times faster than ``replace`` and the field names are checked here.
         """
-        unknown = changes.keys() - self.__dict__.keys()
-        if unknown:
+        if not changes.keys() <= _FIELDS:  # (compared in place, no set built)
+            unknown = changes.keys() - _FIELDS
             raise TypeError(f"MountainState has no field {sorted(unknown)[0]!r}")
         new = object.__new__(MountainState)
-        new.__dict__.update(self.__dict__)
-        new.__dict__.update(changes)
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
         return new
 
     @property
@@ -86,6 +88,9 @@ class MountainState:
             if self.mountain[slot] == card:
                 return f"on the mountain at {POSITIONS[slot]}"
         return "not face up on the table"
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(MountainState))
 
 
 def count_threats(mountain: tuple[str | None, ...]) -> int:

@@ -69,6 +69,10 @@ def list_matches(spec: FieldSpec, partial: Sequence[Any], full: Any, exact: bool
         return False
     if spec.ordered:
         return full == list(partial) if exact else full[: len(partial)] == list(partial)
+    if exact and len(full) != len(partial):
+        return False
+    if full[: len(partial)] == list(partial):  # tapped in the move's own order: no counting needed
+        return True
     have, want = Counter(map(repr, full)), Counter(map(repr, partial))
     return have == want if exact else not (want - have)
 
@@ -111,17 +115,39 @@ def move_form(move: Move) -> JsonObject:
     """A move as the builder handles it: its verb, its player and its fields by their own names
     (the notation may spell a field otherwise: The Mountain's ``from_`` is ``"from"``)."""
     form: JsonObject = {"do": move.verb, "by": move.by}
-    for f in dataclasses.fields(move):
-        if f.name not in ENVELOPE:
-            value = getattr(move, f.name)
-            if value is not None:
-                form[f.name] = norm(value_to_json(value))
+    for name in _field_names(type(move)):
+        value = getattr(move, name)
+        if value is not None:
+            form[name] = form_value(value)
     return form
+
+
+def form_value(value: Any) -> Any:
+    """A field's value as in a form: plain JSON, lists never tuples. Plain values and lists of them
+    (nearly every field) are taken as they are, without the codec's general walk: the builder makes
+    the form of every candidate it judges."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or kind is float or value is None:
+        return value
+    if kind is tuple or kind is list:
+        return [form_value(v) for v in value]
+    return norm(value_to_json(value))
+
+
+def _field_names(move_type: type[Move]) -> tuple[str, ...]:
+    """A move class's own fields (not the envelope), read once per class."""
+    found = _NAMES.get(move_type)
+    if found is None:
+        found = _NAMES[move_type] = tuple(f.name for f in dataclasses.fields(move_type) if f.name not in ENVELOPE)
+    return found
+
+
+_NAMES: dict[type[Move], tuple[str, ...]] = {}
 
 
 def agrees(move: Move, given: Sequence[tuple[str, FieldSpec, Any]]) -> bool:
     """Whether a move has the values of the fields a draft has complete (as its form would)."""
-    return all(matches(spec, norm(value_to_json(getattr(move, name))), value, exact=True) for name, spec, value in given)
+    return all(matches(spec, form_value(getattr(move, name)), value, exact=True) for name, spec, value in given)
 
 
 def mentions(move: Mapping[str, Any], card: str) -> bool:

@@ -106,16 +106,20 @@ def test_one_link_flooding_offers_gets_429_with_a_true_retry_after_and_the_board
 
     watching = threading.Thread(target=read_the_board)
     watching.start()
+    started = time.monotonic()
     try:
         answers = [phone.get(house.offer_path(ben, next(drafts))) for _ in range(int(L.OFFER_LINK_RATE.burst) + 25)]
     finally:
+        took = time.monotonic() - started
         stop.set()
         watching.join()
     statuses = [a.status for a in answers]
     burst = int(L.OFFER_LINK_RATE.burst)
     assert statuses[:burst] == [200] * burst, statuses  # a quick tapper's burst is answered in full
     refused = [a for a in answers if a.status == 429]
-    assert len(refused) >= 20 and statuses[-5:] == [429] * 5, statuses
+    # Past the burst, at most what the bucket refilled meanwhile is answered (a loaded machine asks slower).
+    assert statuses.count(200) <= burst + L.OFFER_LINK_RATE.per_s * took + 1, (statuses, took)
+    assert len(refused) >= 5 and statuses[-5:] == [429] * 5, statuses
     last = answers[-1]
     assert last.headers["Content-Type"].startswith("text/plain") and "offers" in last.text and len(last.body) < 120
     assert board and set(board) == {200}, board  # the public board was answered all along

@@ -30,28 +30,18 @@ from companion.contract.game import Game
 from companion.core.codec import converter
 from companion.entry.draft import Draft, DraftError
 from companion.entry.forms import (
-    agrees, base_type, field_specs, form_value, hints, list_matches, matches, mentions, move_form, next_values, words,
+    agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
 )
+from companion.entry.spare import QUICK_LIMIT, Spare
 from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
 
 __all__ = ["Builder", "Draft", "DraftError", "field_specs", "move_form", "offer"]
 
 log = logging.getLogger(__name__)
 
-QUICK_LIMIT = 12
-"""At most this many complete moves are offered as one-tap buttons."""
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
 _MISSING: Any = object()
-
-
-@dataclasses.dataclass(frozen=True)
-class Spare:
-    """Which candidates of the verb being built an offer needs judged whatever their number
-    (``needed``), and which legal ones could be one-tap buttons (``button``, on a move's form)."""
-
-    needed: Callable[[Move], bool]
-    button: Callable[[JsonObject], bool]
 
 
 class Builder:
@@ -90,18 +80,15 @@ class Builder:
 
         A candidate that does not fit is judged only while its verb has no legal move yet: the
         verbs row needs one legal move a verb, not all of them. With ``spare``, a candidate that fits
-        but is not ``spare.needed`` is judged only while it could still be a one-tap button."""
+        is judged only where it could still change the offer (:class:`Spare`)."""
         verbs: set[str] = set()
         out: list[JsonObject] = []
         seen: set[str] = set()
-        buttons = 0  # distinct legal moves that could be one-tap buttons, so far
         for n, move in enumerate(candidates):
             if n >= CANDIDATE_LIMIT:
                 log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
                 break
-            wanted = (most is None or len(out) <= most) and fits(move) and (
-                spare is None or spare.needed(move) or buttons <= QUICK_LIMIT and spare.button(move_form(move))
-            )
+            wanted = (most is None or len(out) <= most) and fits(move) and (spare is None or spare.wanted(move))
             if move.by != by or not wanted and move.verb in verbs:
                 continue
             if not self.game.judge_seen(self.state, move, self.viewer).ok:
@@ -113,7 +100,8 @@ class Builder:
                 if key not in seen:
                     seen.add(key)
                     out.append(form)
-                    buttons += spare is not None and spare.button(form)
+                    if spare is not None:
+                        spare.learn(form)
         return verbs, out, most is not None and len(out) > most
 
     def _narrowed(self, by: str | None, verb: str, given: Mapping[str, Any]) -> tuple[list[JsonObject], bool] | None:
@@ -233,19 +221,13 @@ class Builder:
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=bool(mine))
 
     def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
-        """While a list is being tapped, the moves that do not hold what was tapped so far tell the next
-        step nothing (:func:`next_values`, "Done"): they are judged only as long as they could still be
-        one-tap buttons, which are drawn from every move agreeing with the complete fields. None where
-        every agreeing move is needed: no list tapped in part, or a field never judged here."""
+        """What of the verb being built needs judging for the next field (:class:`Spare`); None where
+        every agreeing move is judged: a field never judged here, or a mapping per player."""
         name, spec = next(((name, spec) for name, spec in specs if not done[name]), (None, None))
-        partial = draft.fields.get(name) if name is not None else None
-        if wild or spec is None or name is None or not spec.many or spec.per_player or not isinstance(partial, list) or not partial:
+        if wild or name is None or spec is None or spec.per_player:
             return None
-        field, so_far, focus = name, list(partial), draft.focus
-        return Spare(
-            needed=lambda move: list_matches(spec, so_far, form_value(getattr(move, field)), exact=False),
-            button=lambda form: focus is None or mentions(form, focus),
-        )
+        value = draft.fields.get(name)
+        return Spare(name, spec, value if spec.many and isinstance(value, list) else [], draft.focus)
 
     def _verbs(self, legal: set[str]) -> tuple[VerbOffer, ...]:
         """Every verb of the game, the legal ones first."""

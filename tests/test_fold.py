@@ -17,6 +17,7 @@ import pytest
 
 from companion.contract.game import Game
 from companion.core import Header, Move, Observation, ObservationKind
+from companion.core.sources import REFEREE, player_link
 from companion.games import game_ids, get_game, get_spec
 from companion.log.fold import Folded, folds, replay
 from companion.log.store import GameLog
@@ -75,18 +76,20 @@ def _play(table: Table, moves: list[Move], rng: random.Random) -> dict[str, int]
     noise_zone = {"zone": "discard", "zone_kind": "discard", "player": None, "index": None}
     for n, m in enumerate(moves):
         entry = game.codec.to_json(m)
-        [row] = table.send(table.obs(ObservationKind.MOVE, entry))
+        # A player's move comes through their own link (only such an entry is theirs to take back).
+        source = player_link(m.by) if m.by is not None else REFEREE
+        [row] = table.send(table.obs(ObservationKind.MOVE, entry, source))
         applied = row.verdict is not None and row.verdict["ok"]
         roll = rng.randrange(7)
         if applied and roll == 0:  # the referee takes it back (naming the row shown), and it is entered again
             [undo] = table.send(table.obs(ObservationKind.UNDO, {"seq": row.seq}, "web:referee"))
             assert undo.error is None and undo.move == row.move
-            table.send(table.obs(ObservationKind.MOVE, entry))
+            table.send(table.obs(ObservationKind.MOVE, entry, source))
             done["undo"] += 1
         elif applied and m.by is not None and roll == 1:  # the player takes back their own entry
-            [undo] = table.send(table.obs(ObservationKind.UNDO, {"player": m.by}, f"web:{m.by}"))
+            [undo] = table.send(table.obs(ObservationKind.UNDO, {"player": m.by}, player_link(m.by)))
             assert undo.error is None
-            table.send(table.obs(ObservationKind.MOVE, entry))
+            table.send(table.obs(ObservationKind.MOVE, entry, source))
             done["player_undo"] += 1
         elif applied and roll == 2:  # the referee corrects it to itself: judged on the state before it
             [fixed] = table.send(table.obs(ObservationKind.CORRECTION, {"move": entry}, "web:referee"))
@@ -155,8 +158,31 @@ def test_an_alert_stands_until_a_move_is_read_at_its_zone(tmp_path: Path) -> Non
     table.send(table.obs(ObservationKind.UNDO, {}, "web:referee"))  # a take-back clears no alert
     table.send(table.obs(ObservationKind.TAG, {**other, "event": "arrive", "uid": "04cc", "card": "c2"}))  # illegal: anna's turn
     assert table.session.alerts == {} and table.session.counters["illegal"] == 1
-    table.send(move({"by": "anna", "do": "take", "n": 3}))
-    table.send(table.obs(ObservationKind.UNDO, {"player": "anna"}, "web:anna"))
+    table.send(move({"by": "anna", "do": "take", "n": 3}, source=player_link("anna")))
+    table.send(table.obs(ObservationKind.UNDO, {"player": "anna"}, "web:anna"))  # a log from before links said so
     table.send(table.obs(ObservationKind.UNDO, {"player": "anna"}, "web:anna"))  # refused: already taken back
     assert table.session.counters["errors"] == 1
     table.check_fold()
+
+
+def test_take_back_follows_who_entered_in_a_resumed_log_of_the_old_sources(tmp_path: Path) -> None:
+    """A log from before the links named themselves: a player's link wrote ``web:<name>``. Resumed, it
+    folds as it did; what each row may be taken back by follows who entered it."""
+    table = Table(TOY, TOY_HEADER, tmp_path / "old.sqlite")
+    table.send(move({"by": "anna", "do": "take", "n": 1}, source="web:anna"))  # anna's own link, old spelling
+    table.send(move({"by": "ben", "do": "take", "n": 1}, source="web:referee"))  # the referee, in ben's name
+    table.log.close()
+    with GameLog(tmp_path / "old.sqlite") as reopened:
+        resumed = Session(TOY, reopened, None, clock=StepClock())
+        assert resumed.last_judged is not None and resumed.last_judged.source == "web:referee"
+        why = resumed.take_back_preview("ben")["why"]
+        assert why == "row 3 was entered by the referee, not through your own link; only the referee can take it back"
+        [refused] = resumed.process_many([Observation("web:ben", 200.0, ObservationKind.UNDO, {"seq": 3})])
+        assert refused.error == why
+        assert resumed.take_back_preview(None)["seq"] == 3
+        [undone] = resumed.process_many([Observation(REFEREE, 201.0, ObservationKind.UNDO, {"seq": 3})])
+        assert undone.error is None
+        # anna's entry is now on top, but another (the referee's) was judged after it: not hers to take back
+        assert "another entry" in str(resumed.take_back_preview("anna")["why"])
+        [mine] = resumed.process_many([Observation("web:ben", 202.0, ObservationKind.MOVE, {"by": "ben", "do": "take", "n": 2})])
+        assert mine.verdict == {"ok": True} and resumed.take_back_preview("ben")["seq"] == mine.seq

@@ -1,7 +1,7 @@
 """Size and rate limits for every request (issue 15, items 2-4).
 
 - Rates are token buckets: per client address for every request, tighter ones for state changes,
-  for each player link and for the dispute view. The Pi's own loopback address has no per-address
+  for each player link, for the dispute view, and for offers built (per link and per address). The Pi's own loopback address has no per-address
   limit (nobody on the Wi-Fi is loopback); the per-link ones and the stream total apply to it too. A refused request still spends a token, so a
   client that keeps hammering stays refused (the bucket may run into debt) until it slows down.
 - Sizes: a short URL, a small JSON body of limited depth, short strings, a small move. An
@@ -46,6 +46,11 @@ LINK_RATE = Rate(burst=10, per_s=1)
 """Moves through one player link: a person taps, at most about one a second."""
 DISPUTE_RATE = Rate(burst=10, per_s=2)
 """``/api/log/<seq>`` (the dispute view) from one address."""
+OFFER_LINK_RATE = Rate(burst=20, per_s=3)
+"""Offers built for one player link (issue 26): a page asks for one on every tap and on every board
+change (at most twice a second for those); an offer the cache answers spends nothing."""
+OFFER_ADDRESS_RATE = Rate(burst=40, per_s=6)
+"""Offers built for one address (the referee's console, or several links open on one phone)."""
 
 MAX_URL = 8192
 """Longest path plus query string."""
@@ -99,7 +104,8 @@ class Buckets:
                 self._buckets.popitem(last=False)
         if tokens >= 0:
             return 0.0
-        return -tokens / self.rate.per_s
+        # Truthful: a request made this many seconds later finds a whole token (and is allowed).
+        return (1 - tokens) / self.rate.per_s
 
 
 class StreamSlots:
@@ -140,6 +146,8 @@ class Limits:
         self.write = Buckets(WRITE_RATE)
         self.link = Buckets(LINK_RATE)
         self.dispute = Buckets(DISPUTE_RATE)
+        self.offer_link = Buckets(OFFER_LINK_RATE)
+        self.offer_address = Buckets(OFFER_ADDRESS_RATE)
         self.streams = StreamSlots(max(1, threads - stream_headroom(threads)), STREAMS_PER_CLIENT)
         self.refused: Counter[str] = Counter()
         self._lock = threading.Lock()
@@ -203,6 +211,24 @@ def _check_request() -> Response | None:
         wait = found.dispute.spend(client)
         if wait:
             return refuse("rate", 429, "too many dispute views from this address; slow down", wait)
+    return None
+
+
+def offer_refused(link: str | None) -> Response | None:
+    """Before an offer is built (not when the cache answers it): the offer buckets of the player link
+    (None: the referee's console) and of the address; a 429 with a truthful ``Retry-After``, or None."""
+    if current_app.config.get("RATE_LIMITS_OFF"):
+        return None
+    found = limits(current_app)
+    if link is not None:
+        wait = found.offer_link.spend(link)
+        if wait:
+            return refuse("offers", 429, "too many offers asked through this player link; slow down", wait)
+    client = _client()
+    if client not in LOOPBACK_CLIENTS:
+        wait = found.offer_address.spend(client)
+        if wait:
+            return refuse("offers", 429, "too many offers asked from this address; slow down", wait)
     return None
 
 

@@ -13,6 +13,7 @@ from web import table_session
 from web.auth import is_referee
 from web.disputes import dispute_states
 from web.limits import limits
+from web.offers import offer_cache
 
 log = logging.getLogger(__name__)
 
@@ -163,4 +164,5 @@ def api_rules() -> Response:
 def healthz() -> Response:
     session = table_session(current_app)
     refused = limits(current_app).counts()
-    return jsonify({"ok": True, "seq": session.log.last_seq, "health": session.health, "refused": refused})
+    offers = offer_cache(current_app).counts()  # kept, bytes, answered from the cache, built
+    return jsonify({"ok": True, "seq": session.log.last_seq, "health": session.health, "refused": refused, "offers": offers})

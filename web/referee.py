@@ -13,6 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 
 from companion.core import Observation, ObservationKind
+from companion.core.sources import REFEREE
 from web import table_session
 from web.auth import (
     PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, referee_required,
@@ -93,7 +94,7 @@ def referee_move() -> Any:
     move = body.get("move")
     if not isinstance(move, dict):
         return Response('send {"move": {...notation move...}}\n', status=400, mimetype="text/plain")
-    return submit_entry(ObservationKind.MOVE, move, "web:referee")
+    return submit_entry(ObservationKind.MOVE, move, REFEREE)
 
 
 @bp.post("/api/referee/undo")
@@ -105,10 +106,10 @@ def referee_undo() -> Any:
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
     if seq is None:
-        return submit_entry(ObservationKind.UNDO, {}, "web:referee")
+        return submit_entry(ObservationKind.UNDO, {}, REFEREE)
     # The take-back the console showed: a second tap of "Yes, take it back" writes nothing.
     session_ = table_session(current_app)
-    row, repeat = session_.take_back(Observation("web:referee", session_.clock.wall(), ObservationKind.UNDO, {"seq": seq}))
+    row, repeat = session_.take_back(Observation(REFEREE, session_.clock.wall(), ObservationKind.UNDO, {"seq": seq}))
     return jsonify({"row": session_.public_row(row), "board": session_.board(), "repeat": repeat}), 422 if row.error else 200
 
 
@@ -124,7 +125,7 @@ def referee_correct() -> Any:
     if seq is not None and (not isinstance(seq, int) or isinstance(seq, bool)):
         return Response('"seq" must be a row number\n', status=400, mimetype="text/plain")
     payload: dict[str, Any] = {"move": body["move"]} if seq is None else {"move": body["move"], "seq": seq}
-    return submit_entry(ObservationKind.CORRECTION, payload, "web:referee")
+    return submit_entry(ObservationKind.CORRECTION, payload, REFEREE)
 
 
 @bp.get("/api/referee/view")

@@ -12,11 +12,14 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import Observation, ObservationKind
+from companion.core.sources import player_link
 from companion.entry.builder import Draft, offer
 from companion.core.errors import NotationError
 from web import table_session
 from web.auth import check_csrf, referee_required
 from web.entries import json_body
+from web.limits import offer_refused
+from web.offers import OfferKey, offer_cache
 from web.players import player_or_404
 
 log = logging.getLogger(__name__)
@@ -40,18 +43,29 @@ def _draft(by: str | None) -> Draft | Response:
         return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
 
 
-def _offer(viewer: str | None, by: str | None) -> Any:
+def _offer(viewer: str | None, by: str | None, link: str | None) -> Any:
+    """The offer for ``draft`` as ``viewer`` sees the table: from the cache if this state, viewer and
+    draft were asked before, else built (within the offer limits of ``link`` and the address)."""
     draft = _draft(by)
     if isinstance(draft, Response):
         return draft
     session_ = table_session(current_app)
     state, seq = session_.snapshot()  # states are immutable: the offer is worked out off the lock
-    try:
-        found = offer(session_.game, state, session_.header.players, viewer, draft)
-    except NotationError as exc:
-        return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
-    found["seq"] = seq
-    response = jsonify(found)
+    cache = offer_cache(current_app)
+    key = OfferKey(current_app.config["GAME_KEY"], seq, viewer, draft.key())
+    body = cache.get(key)
+    if body is None:
+        refused = offer_refused(link)
+        if refused is not None:
+            return refused
+        try:
+            found = offer(session_.game, state, session_.header.players, viewer, draft)
+        except NotationError as exc:
+            return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
+        found["seq"] = seq
+        body = current_app.json.dumps(found).encode()
+        cache.put(key, body)
+    response = Response(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -59,7 +73,7 @@ def _offer(viewer: str | None, by: str | None) -> Any:
 @bp.get("/api/p/<player>/<token>/offer")
 def player_offer(player: str, token: str) -> Any:
     player_or_404(player, token)
-    return _offer(player, player)
+    return _offer(player, player, player)
 
 
 @bp.get("/api/referee/offer")
@@ -69,7 +83,7 @@ def referee_offer() -> Any:
     by = request.args.get("by") or None
     if by is not None and by not in session_.header.players:
         return Response(f"{by[:40]!r} is not at this table\n", status=400, mimetype="text/plain")
-    return _offer(None, by)
+    return _offer(None, by, None)
 
 
 # -- take back --------------------------------------------------------------------------------
@@ -85,7 +99,7 @@ def player_take_back_preview(player: str, token: str) -> Any:
 def player_take_back(player: str, token: str) -> Any:
     player_or_404(player, token)
     check_csrf()
-    return _take_back({"player": player}, f"web:{player}")
+    return _take_back({"player": player}, player_link(player))
 
 
 @bp.get("/api/referee/take-back")

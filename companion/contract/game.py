@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -37,6 +38,16 @@ from companion.contract.sensors import Pending
 from companion.core.codec import MoveCodec, dataclass_from_json, dataclass_to_json
 
 S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """A wide verb's moves that agree with a draft so far (:meth:`Game.narrowed`)."""
+
+    moves: Sequence[Move]
+    whole: bool
+    """All of them. False: only enough to show which next taps lead to a legal move; the builder
+    offers no one-tap moves from them (it cannot say they are the few that fit)."""
 
 GAME_OVER = Rule(
     "GAME-OVER",
@@ -180,8 +191,21 @@ class Game(ABC, Generic[S]):
 
     def candidates(self, state: S, by: str | None) -> Iterable[Move]:
         """Moves worth offering ``by`` now: every legal move at least (the builder judges each, so
-        extra candidates cost only time). A draw may range over every card it could be."""
+        extra candidates cost only time). A draw may range over every card it could be.
+
+        A verb with too many moves to judge on every tap (every way to look at three cards of a
+        21-card pile) may be listed here only in part, if :meth:`narrowed` answers for it."""
         return ()
+
+    def narrowed(self, state: S, by: str | None, verb: str, given: Mapping[str, Any]) -> "Narrowed | None":
+        """For a wide verb, the moves worth offering once a draft has chosen it: those that agree
+        with ``given`` (the draft's fields so far that are judged for this viewer, a list field's
+        values so far included). None, the default: :meth:`candidates` lists the verb whole.
+
+        The game decides how far to list: all such moves, or, while they are too many, enough that
+        each way to take the draft's next tap toward a legal move (a value of the next field, or
+        finishing a list) is in one of them; each tap narrows the next answer."""
+        return None
 
     def choices(self, state: S, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         """The values a field drawn from ``pick`` may take, as ``viewer`` knows the table (None: the

@@ -88,7 +88,8 @@ class ObservationKind(str, enum.Enum):
 class Observation:
     """One thing seen or entered at the table, on its way into the log.
 
-    ``source`` names where it came from (``"cli"``, ``"web:referee"``, ``"nfc:pile-1"``,
+    ``source`` names where it came from, and so who entered it (:mod:`companion.core.sources`:
+    ``"web:referee"``, ``"web:player:anna"``, ``"cli"``, ``"nfc:pile-1"``,
     ``"array:3"``, ``"camera"``, ``"notation"``); ``table_time`` is the table clock in seconds
     (the reader's own clock mapped to the table, or the Pi's clock for a person's entry).
     """

@@ -19,110 +19,29 @@ the whole state.
 from __future__ import annotations
 
 import dataclasses
-import enum
 import logging
-import types
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from companion.core import JsonObject, JsonValue, Move
+from companion.core import JsonObject, Move
 from companion.core.picks import Choice, FieldSpec, Pick
-from companion.core.errors import NotationError
 from companion.contract.game import Game
-from companion.core.codec import converter, value_to_json
+from companion.core.codec import converter
+from companion.entry.draft import Draft, DraftError
+from companion.entry.forms import (
+    agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
+)
+from companion.entry.spare import QUICK_LIMIT, Spare
 from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
+
+__all__ = ["Builder", "Draft", "DraftError", "field_specs", "move_form", "offer"]
 
 log = logging.getLogger(__name__)
 
-QUICK_LIMIT = 12
-"""At most this many complete moves are offered as one-tap buttons."""
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
-ENVELOPE = ("by", "t")
-DRAFT_DEPTH = 6
-"""Deepest nesting a draft needs: fields -> a mapping of players -> a list -> a coin record."""
-
-
-def _depth(value: Any, limit: int = 64) -> int:
-    """How deep a JSON value nests (counted no further than ``limit``)."""
-    if limit <= 0 or not isinstance(value, (dict, list)):
-        return 0
-    children = value.values() if isinstance(value, dict) else value
-    return 1 + max((_depth(v, limit - 1) for v in children), default=0)
-
-
-class DraftError(NotationError):
-    """A draft a page sent that cannot be read (unknown verb or field, a value of the wrong shape)."""
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A move being built: its verb once chosen, the fields filled so far, the lists closed."""
-
-    by: str | None = None
-    verb: str | None = None
-    fields: Mapping[str, JsonValue] = field(default_factory=dict)
-    closed: frozenset[str] = frozenset()
-    """List fields the person said are complete (a list also closes when it reaches its most)."""
-    every: bool = False
-    """Offer every value of each domain, not only those on the way to a legal move."""
-    focus: str | None = None
-    """A card tapped in the actor's hand: only moves with that card are offered."""
-
-    @classmethod
-    def from_json(cls, obj: Any, by: str | None) -> "Draft":
-        if obj is None:
-            return cls(by=by)
-        if not isinstance(obj, dict):
-            raise DraftError("a draft must be a JSON object")
-        if _depth(obj) > DRAFT_DEPTH:
-            raise DraftError(f"a draft is nested at most {DRAFT_DEPTH} deep")
-        verb = obj.get("verb")
-        fields = obj.get("fields", {})
-        closed = obj.get("closed", [])
-        focus = obj.get("focus")
-        if verb is not None and not isinstance(verb, str):
-            raise DraftError("draft.verb must be a verb")
-        if not isinstance(fields, dict):
-            raise DraftError("draft.fields must be an object")
-        if not isinstance(closed, list) or not all(isinstance(c, str) for c in closed):
-            raise DraftError("draft.closed must be a list of field names")
-        if focus is not None and not isinstance(focus, str):
-            raise DraftError("draft.focus must be a card")
-        return cls(by, verb, dict(fields), frozenset(closed), obj.get("every") is True, focus)
-
-
-def field_specs(move_type: type[Move]) -> list[tuple[str, FieldSpec]]:
-    """The fields a person fills in, in declaration order, with their domains."""
-    out = []
-    for f in dataclasses.fields(move_type):
-        if f.name in ENVELOPE:
-            continue
-        spec = move_type.picks.get(f.name)
-        if spec is None:  # every game's test checks its declarations; a page still gets an answer
-            raise DraftError(f"{move_type.verb}.{f.name} cannot be tapped in (its game declares no values for it)")
-        out.append((f.name, spec))
-    return out
-
-
-def _norm(value: Any) -> Any:
-    """JSON values compare as lists, never tuples."""
-    if isinstance(value, (list, tuple)):
-        return [_norm(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _norm(v) for k, v in value.items()}
-    return value
-
-
-def _list_matches(spec: FieldSpec, partial: Sequence[Any], full: Any, exact: bool) -> bool:
-    if not isinstance(full, list):
-        return False
-    if spec.ordered:
-        return full == list(partial) if exact else full[: len(partial)] == list(partial)
-    have, want = Counter(map(repr, full)), Counter(map(repr, partial))
-    return have == want if exact else not (want - have)
+_MISSING: Any = object()
 
 
 class Builder:
@@ -134,51 +53,98 @@ class Builder:
         self.players = tuple(players)
         self.viewer = viewer
         self._legal: dict[str | None, list[JsonObject]] = {}
+        self._narrow: dict[tuple[str | None, str, str], tuple[list[JsonObject], bool] | None] = {}
+        self._wilds: dict[type[Move], set[str]] = {}
+        self._domains: dict[tuple[str | None, type[Move], str, bool], list[Choice]] = {}
 
     # -- what the engine proposes ----------------------------------------------------------
 
     def legal(self, by: str | None) -> list[JsonObject]:
-        """The legal moves ``by`` may make now, as forms (:func:`move_form`); the engine's own judge decides."""
+        """The legal moves ``by`` may make now, as forms (:func:`move_form`); the engine's own judge
+        decides. A wide verb (:meth:`Game.narrowed`) may be here only in part."""
         cached = self._legal.get(by)
-        if cached is not None:
-            return cached
+        if cached is None:
+            cached = self._legal[by] = self._judged(self.game.candidates(self.state, by), by)
+        return cached
+
+    def _judged(self, candidates: Iterable[Move], by: str | None) -> list[JsonObject]:
+        """The candidates the engine finds legal for this viewer, as forms, each once."""
+        return self._survey(candidates, by, lambda move: True, None)[1]
+
+    def _survey(
+        self, candidates: Iterable[Move], by: str | None, fits: Callable[[Move], bool], most: int | None,
+        spare: Spare | None = None,
+    ) -> tuple[set[str], list[JsonObject], bool]:
+        """One lazy pass over ``candidates``: the verbs with a legal move, the legal moves that ``fits``
+        as forms (each once, and no more than ``most`` + 1 of them), and whether more fit than ``most``.
+
+        A candidate that does not fit is judged only while its verb has no legal move yet: the
+        verbs row needs one legal move a verb, not all of them. With ``spare``, a candidate that fits
+        is judged only where it could still change the offer (:class:`Spare`)."""
+        verbs: set[str] = set()
         out: list[JsonObject] = []
         seen: set[str] = set()
-        for n, move in enumerate(self.game.candidates(self.state, by)):
+        for n, move in enumerate(candidates):
             if n >= CANDIDATE_LIMIT:
                 log.warning("%s proposes more than %d candidates; the rest are not offered", self.game.id, CANDIDATE_LIMIT)
                 break
-            if move.by != by or not self.game.judge_seen(self.state, move, self.viewer).ok:
+            wanted = (most is None or len(out) <= most) and fits(move) and (spare is None or spare.wanted(move))
+            if move.by != by or not wanted and move.verb in verbs:
                 continue
-            form = move_form(move)
-            key = repr(form)
-            if key not in seen:
-                seen.add(key)
-                out.append(form)
-        self._legal[by] = out
-        return out
+            if not self.game.judge_seen(self.state, move, self.viewer).ok:
+                continue
+            verbs.add(move.verb)
+            if wanted:
+                form = move_form(move)
+                key = repr(form)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(form)
+                    if spare is not None:
+                        spare.learn(form)
+        return verbs, out, most is not None and len(out) > most
+
+    def _narrowed(self, by: str | None, verb: str, given: Mapping[str, Any]) -> tuple[list[JsonObject], bool] | None:
+        """A wide verb's legal moves that agree with ``given``, and whether they are all of them;
+        None for a verb the candidates list whole."""
+        key = (by, verb, repr(sorted(given.items())))
+        if key not in self._narrow:
+            found = self.game.narrowed(self.state, by, verb, given)
+            self._narrow[key] = None if found is None else (self._judged(found.moves, by), found.whole)
+        return self._narrow[key]
 
     def _wild(self, move_type: type[Move]) -> set[str]:
         """Fields never judged for this viewer: a player's face-down draws, and free fields."""
-        specs = field_specs(move_type)
-        free = {name for name, spec in specs if spec.free}
-        if self.viewer is None:
-            return free
-        return free | {name for name, spec in specs if spec.pick.never_judged_for_players}
+        found = self._wilds.get(move_type)
+        if found is None:
+            specs = field_specs(move_type)
+            found = {name for name, spec in specs if spec.free}
+            if self.viewer is not None:
+                found |= {name for name, spec in specs if spec.pick.never_judged_for_players}
+            self._wilds[move_type] = found
+        return found
 
     # -- domains ---------------------------------------------------------------------------
 
     def choices(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, every: bool) -> list[Choice]:
-        """Every value the field may take, as this viewer may know the table."""
+        """Every value the field may take, as this viewer may know the table (asked once per builder:
+        a game's choices are a pure function of the state)."""
+        key = (by, move_type, name, every)
+        found = self._domains.get(key)
+        if found is None:
+            found = self._domains[key] = self._choices(by, spec, move_type, name, every)
+        return found
+
+    def _choices(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, every: bool) -> list[Choice]:
         found = self.game.choices(self.state, self.viewer, by, spec.pick, every)
         if found is not None:
             return list(found)
         if spec.pick.of_players:
             return [Choice(p, p) for p in self.players]
-        hint = _base_type(move_type, name)
-        words = _words(hint)
-        if words is not None:
-            return [Choice(w, str(w)) for w in words]
+        hint = base_type(move_type, name)
+        named = words(hint)
+        if named is not None:
+            return [Choice(w, str(w)) for w in named]
         log.warning("%s: no values for %s.%s (%s)", self.game.id, move_type.verb, name, spec.pick.value)
         return []
 
@@ -186,18 +152,22 @@ class Builder:
 
     def offer(self, draft: Draft) -> Offer:
         by = draft.by
-        legal = self.legal(by)
         by_verb = self.game.codec.by_verb
-        counts = Counter(m["do"] for m in legal)
-        verbs = tuple(VerbOffer(verb, counts[verb] > 0) for verb in sorted(by_verb, key=lambda v: (counts[v] == 0, v)))
-        only = next(iter(counts)) if len(counts) == 1 else None
-        if draft.verb is None and draft.focus is None and only is not None and field_specs(by_verb[only]):
-            # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
-            # fields are what the page asks; the other verbs stay one tap away for a move entered
-            # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
-            draft = dataclasses.replace(draft, verb=only)
         if draft.verb is None:
-            return Offer(by, verbs, None, quick=self._quick(draft, legal, None))
+            legal, quickly, overflow = self._survey(
+                self.game.candidates(self.state, by), by, lambda m: self._quickable(m, draft.focus), QUICK_LIMIT,
+            )
+            only = next(iter(legal)) if len(legal) == 1 else None
+            if draft.focus is None and only is not None and field_specs(by_verb[only]):
+                # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
+                # fields are what the page asks; the other verbs stay one tap away for a move entered
+                # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
+                return self.offer(dataclasses.replace(draft, verb=only))
+            # A wide verb is listed only in part: more moves fit than one-tap buttons can show
+            # (unless each has a field never judged here, which keeps it off the buttons anyway).
+            wide = any(not self._wild(by_verb[v]) and not self._whole(by, v, {}) for v in legal)
+            quick = () if wide or overflow else self._quick(draft, quickly, None)
+            return Offer(by, self._verbs(legal), None, quick=quick)
         move_type = by_verb.get(draft.verb)
         if move_type is None:
             raise DraftError(f'unknown verb "{draft.verb}" for {self.game.id}')
@@ -207,34 +177,79 @@ class Builder:
         if unknown:
             raise DraftError(f"{draft.verb} has no field {unknown[0]!r}")
         wild = self._wild(move_type)
-        mine = [m for m in legal if m["do"] == draft.verb]
+        done = {name: self._complete(name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
+        # A wide verb's moves come narrowed by the fields so far; a field never judged here never narrows.
+        judged = {k: v for k, v in draft.fields.items() if k not in wild}
+        narrowed = self._narrowed(by, draft.verb, judged)
+        given = [(name, spec, draft.fields[name]) for name, spec in specs if done[name] and name not in wild]
+        verb = draft.verb
+        # One pass: the verb's moves that agree with the fields so far, judged all; the other verbs'
+        # (and a wide verb's, narrowed here instead) only until each has a legal move.
+        legal, mine, _ = self._survey(
+            self.game.candidates(self.state, by), by, lambda m: narrowed is None and m.verb == verb and agrees(m, given), None,
+            self._spare(draft, specs, done, wild),
+        )
+        buttons: list[JsonObject] | None = None  # the moves one-tap buttons are drawn from (None: all of mine)
+        if narrowed is not None:
+            mine = narrowed[0]
+            # One-tap buttons are the moves that agree with the complete fields, as for any verb (the
+            # narrowing by a list tapped so far is for marking its next value); from a wide verb's
+            # sample only once every field judged here is complete: then they are all one button.
+            agreeing = self._narrowed(by, verb, {name: value for name, _, value in given})
+            named = all(done[name] or name in wild for name, _ in specs)
+            fits = agreeing[0] if agreeing is not None and (agreeing[1] or named) else []
+            buttons = [m for m in fits if all(matches(spec, m.get(n), v, exact=True) for n, spec, v in given)]
         filled: dict[str, Any] = {}
         fields: list[FieldSoFar] = []
         next_step: NextStep | None = None
         for name, spec in specs:
             value = draft.fields.get(name, _MISSING)
-            complete = self._complete(name, spec, value, draft)
+            complete = done[name]
             fields.append(FieldSoFar(name, spec, None if value is _MISSING else value, complete))
             if complete:
                 filled[name] = value
                 if name not in wild:
-                    mine = [m for m in mine if self._matches(spec, m.get(name), value, exact=True)]
+                    mine = [m for m in mine if matches(spec, m.get(name), value, exact=True)]
                 continue
             if next_step is None:
                 next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
-        quick = self._quick(draft, mine, move_type)
+        quick = self._quick(draft, mine if buttons is None else buttons, move_type)
+        verbs = self._verbs(legal)
         if next_step is not None:
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=bool(mine))
 
+    def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
+        """What of the verb being built needs judging for the next field (:class:`Spare`); None where
+        every agreeing move is judged: a field never judged here, or a mapping per player."""
+        name, spec = next(((name, spec) for name, spec in specs if not done[name]), (None, None))
+        if wild or name is None or spec is None or spec.per_player:
+            return None
+        value = draft.fields.get(name)
+        return Spare(name, spec, value if spec.many and isinstance(value, list) else [], draft.focus)
+
+    def _verbs(self, legal: set[str]) -> tuple[VerbOffer, ...]:
+        """Every verb of the game, the legal ones first."""
+        return tuple(VerbOffer(v, v in legal) for v in sorted(self.game.codec.by_verb, key=lambda v: (v not in legal, v)))
+
+    def _quickable(self, move: Move, focus: str | None) -> bool:
+        """Whether a move may be a one-tap button on a draft with no verb: no field left to name, and
+        the card tapped in the hand, if any, in it."""
+        return not self._wild(type(move)) and (focus is None or mentions(move_form(move), focus))
+
+    def _whole(self, by: str | None, verb: str, given: Mapping[str, Any]) -> bool:
+        """Whether the legal moves of ``verb`` agreeing with ``given`` are all known (not a wide verb's sample)."""
+        narrowed = self._narrowed(by, verb, given)
+        return narrowed is None or narrowed[1]
+
     def notation(self, move_type: type[Move], by: str | None, fields: Mapping[str, Any]) -> JsonObject:
         """The finished move as the notation spells it (the game's codec decides the keys)."""
-        hints = get_type_hints(move_type)
+        types_ = hints(move_type)
         values: dict[str, Any] = {}
         for name, value in fields.items():
             if value is not None:
-                values[name] = converter(hints[name])(value, f'{move_type.verb} field "{name}"')
+                values[name] = converter(types_[name])(value, f'{move_type.verb} field "{name}"')
         try:
             move = move_type(by=by, **values)
         except (TypeError, ValueError) as exc:
@@ -256,18 +271,6 @@ class Builder:
             return len(value) >= spec.most or name in draft.closed
         return True
 
-    @staticmethod
-    def _matches(spec: FieldSpec, have: Any, want: Any, exact: bool) -> bool:
-        if want is None:
-            return have is None
-        if spec.per_player:
-            return isinstance(have, dict) and set(have) == set(want) and all(
-                _list_matches(spec, want[k], have[k], exact=True) for k in want
-            )
-        if spec.many:
-            return _list_matches(spec, want, have, exact)
-        return bool(have == want)
-
     def _next(
         self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
         mine: list[JsonObject], wild: set[str], draft: Draft,
@@ -279,27 +282,21 @@ class Builder:
         if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
+        ahead = None if name in wild else next_values(spec, name, partial, mine)
         choices: list[Offered] = []
         offered: set[str] = set()
         for choice in domain:
-            if name in wild:
-                ok = bool(mine)
-            elif spec.many:
-                ok = any(self._matches(spec, m.get(name), partial + [choice.value], exact=False) for m in mine)
-            else:
-                ok = any(m.get(name) == choice.value for m in mine)
+            ok = bool(mine) if ahead is None else repr(choice.value) in ahead
             if ok or draft.every or name in wild:
                 choices.append(Offered(choice, ok))
                 offered.add(repr(choice.value))
         # A legal value the domain did not list (a game's domain should never miss one) is still offered,
         # to the referee only: a player's values come from what that player may see, and nothing else.
-        if name not in wild and self.viewer is None:
-            for m in mine:
-                have = m.get(name)
-                values = (have[len(partial)] if isinstance(have, list) and len(have) > len(partial) else None) if spec.many else have
-                if values is not None and repr(values) not in offered and (not spec.many or self._matches(spec, have, partial, exact=False)):
-                    offered.add(repr(values))
-                    choices.append(Offered(Choice(values, str(values)), True))
+        if ahead is not None and self.viewer is None:
+            for key, have in ahead.items():
+                if key not in offered and have is not None:
+                    offered.add(key)
+                    choices.append(Offered(Choice(have, str(have)), True))
         finishing = bool(spec.many and len(partial) >= spec.least or spec.optional and not partial)
         return NextStep(
             field=name,
@@ -310,7 +307,7 @@ class Builder:
             choices=tuple(choices),
             can_finish=finishing,
             finish_legal=finishing and any(
-                name in wild or self._matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
+                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
             ),
             hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
         )
@@ -331,14 +328,14 @@ class Builder:
             )
             finishing = len(mapping) > 0 or spec.optional
             return NextStep(name, Pick.PLAYER.value, True, spec.optional, (), whose, finishing,
-                            finish_legal=any(self._matches(spec, m.get(name), mapping, exact=True) for m in mine),
+                            finish_legal=any(matches(spec, m.get(name), mapping, exact=True) for m in mine),
                             hidden_choices=0, part=part)
         partial = list(mapping[open_key])
         taken = {repr(v) for values in mapping.values() for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
         choices = tuple(
-            Offered(choice, any(_list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
+            Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
             for choice in domain
         )
         offered = {repr(c.choice.value) for c in choices} | taken
@@ -347,7 +344,7 @@ class Builder:
         )
         return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
                         can_finish=spec.least <= len(partial) <= spec.most,
-                        finish_legal=any(_list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
+                        finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
                         hidden_choices=hidden, part=part)
 
     def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
@@ -360,7 +357,7 @@ class Builder:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
         picked = []
         for m in moves:
-            if draft.focus is not None and not _mentions(m, draft.focus):
+            if draft.focus is not None and not mentions(m, draft.focus):
                 continue
             mtype = self.game.codec.by_verb[m["do"]]
             wild = self._wild(mtype)
@@ -396,50 +393,6 @@ class Builder:
             else:
                 parts.append(labels.get(repr(value), str(value)))
         return " · ".join(parts)
-
-
-_MISSING: Any = object()
-
-
-def move_form(move: Move) -> JsonObject:
-    """A move as the builder handles it: its verb, its player and its fields by their own names
-    (the notation may spell a field otherwise: The Mountain's ``from_`` is ``"from"``)."""
-    form: JsonObject = {"do": move.verb, "by": move.by}
-    for f in dataclasses.fields(move):
-        if f.name not in ENVELOPE:
-            value = getattr(move, f.name)
-            if value is not None:
-                form[f.name] = _norm(value_to_json(value))
-    return form
-
-
-def _mentions(move: Mapping[str, Any], card: str) -> bool:
-    for key, value in move.items():
-        if key in ("do", "by"):
-            continue
-        if value == card or isinstance(value, list) and card in value:
-            return True
-    return False
-
-
-def _base_type(move_type: type[Move], name: str) -> Any:
-    """A field's value type under its Optional and list wrappers."""
-    tp = get_type_hints(move_type)[name]
-    while get_origin(tp) in (Union, types.UnionType, tuple, list):
-        args = [a for a in get_args(tp) if a is not type(None) and a is not Ellipsis]
-        if not args:
-            break
-        tp = args[0]
-    return tp
-
-
-def _words(tp: Any) -> list[Any] | None:
-    """The values of a Literal or an Enum type, or None."""
-    if get_origin(tp) is Literal:
-        return list(get_args(tp))
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return [m.value for m in tp]
-    return None
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:

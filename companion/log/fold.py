@@ -20,6 +20,7 @@ from typing import Any
 from companion.contract.game import Game
 from companion.core import Header, JsonObject, Move, ObservationKind, Unexplained, Verdict
 from companion.core.errors import NotationError
+from companion.core.sources import entered_by, entered_through_link
 from companion.log.store import LogRow
 
 log = logging.getLogger(__name__)
@@ -70,11 +71,18 @@ class History:
 
 @dataclass(frozen=True)
 class Judged:
-    """The last move entry the rules judged: whose it was and whether it was applied."""
+    """The last move entry the rules judged: whose move it was, whether it was applied, and who
+    entered it (its row's source: :mod:`companion.core.sources`)."""
 
     seq: int
     by: str | None
     ok: bool
+    source: str = ""
+
+    @property
+    def link(self) -> str | None:
+        """The player whose own link entered it, or None (the referee, a reader, the camera, ...)."""
+        return entered_through_link(self.source)
 
 
 @dataclass(frozen=True)
@@ -117,6 +125,8 @@ class FoldRow:
     pending: float | None = None
     """On the referee's alert for a move the table began and left unfinished: since when (table
     time) that move is pending. The alert stands until the move is no longer pending."""
+    source: str = ""
+    """Who entered it (the observation's source): a take-back follows it."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +188,7 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
             mismatches += 1
             log.warning("row %d: the rules now say %s where the log says %s", row.seq, verdict.to_json(), row.logged)
         if row.kind != _CORRECTION:
-            judged = Judged(row.seq, row.move.by, verdict.ok)
+            judged = Judged(row.seq, row.move.by, verdict.ok, row.source)
     if row.alert is not None:
         alerts = {**alerts, row.alert.zone: row.alert}
         alerts_n += 1
@@ -222,6 +232,7 @@ def fold_row(game: Game[Any], row: LogRow) -> FoldRow:
         error=row.error is not None,
         logged=row.verdict,
         pending=float(since) if isinstance(since, (int, float)) and not isinstance(since, bool) else None,
+        source=row.source,
     )
 
 
@@ -246,11 +257,13 @@ def replay(game: Game[Any], start: Folded, rows: Iterable[LogRow]) -> Folded:
 
 def take_back_check(folded: Folded, payload: Mapping[str, Any]) -> Applied:
     """May this undo (or correction) go ahead? The move it would take back, or
-    :class:`NotationError` saying why not.
+    :class:`NotationError` saying why not, in one sentence.
 
     ``payload["seq"]``, when given, is the row the person was shown they would take back: if another
-    move came in since, nothing is taken back. ``payload["player"]`` marks a player taking back their
-    own entry, which is allowed only while it is the last move judged and it was applied.
+    move came in since, nothing is taken back. ``payload["player"]`` marks a player taking back through
+    their own link (the session sets it from the take-back's source): a player may take back only an
+    entry their own link made, while it is the last move judged, was applied and is still in force.
+    The referee's entries (even in the player's name) and a reader's rows are the referee's to take back.
     """
     last = folded.history.top
     if last is None:
@@ -262,10 +275,20 @@ def take_back_check(folded: Folded, payload: Mapping[str, Any]) -> Applied:
     if player is None:
         return last
     judged = folded.judged
-    if judged is None or judged.by != player:
+    if judged is None or judged.by != player and judged.link != player:
         raise NotationError("another entry has been judged since your last one; ask the referee to take it back")
+    mine = judged.link == player
     if not judged.ok:
-        raise NotationError(f"your last entry (row {judged.seq}) was refused and changed nothing; there is nothing to take back")
+        whose = f"your last entry (row {judged.seq})" if mine else (
+            f"the last entry in your name (row {judged.seq}), entered {entered_by(judged.source)},"
+        )
+        raise NotationError(f"{whose} was refused and changed nothing; there is nothing to take back")
+    if not mine:
+        raise NotationError(
+            f"row {judged.seq} was entered {entered_by(judged.source)}, not through your own link; only the referee can take it back"
+        )
     if last.seq < judged.seq:
         raise NotationError(f"your last entry (row {judged.seq}) has already been taken back")
+    if last.seq > judged.seq:
+        raise NotationError(f"the referee's correction (row {last.seq}) stands in place of your last entry; only the referee can take it back")
     return last

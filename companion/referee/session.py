@@ -27,6 +27,7 @@ from companion.core import (
     Unexplained,
 )
 from companion.core.errors import CompanionError, LogError, NotationError
+from companion.core.sources import entered_through_link
 from companion.contract.game import Game
 from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
@@ -36,7 +37,7 @@ from companion.log.public import public_row
 log = logging.getLogger(__name__)
 
 PAGE_SOURCE = "web:"
-"""The source of every entry made on a page (``web:<player>``, ``web:referee``): a person tapping."""
+"""The source of every entry made on a page (a player link's ``web:player:<name>``, the console's ``web:referee``; old logs' ``web:<name>``): a person tapping."""
 PENDING_SOURCE = "referee:pending"
 """The source of the referee's alert for a move the table began and left unfinished."""
 
@@ -199,22 +200,27 @@ class Session:
 
     def _refused(self, obs: Observation, folded: Folded, seq: int, error: str) -> tuple[NewRow, Folded]:
         """An observation that became an error row: it changes nothing but the counters."""
-        return self._row(obs, {"error": error}), step(self.game, folded, FoldRow(seq, obs.kind.value, error=True))
+        row = FoldRow(seq, obs.kind.value, error=True, source=obs.source)
+        return self._row(obs, {"error": error}), step(self.game, folded, row)
 
     def _read(self, obs: Observation, folded: Folded, seq: int) -> tuple[FoldRow, Move | None]:
         """The row an observation makes, and the move an undo takes back (for the record).
 
         Raises :class:`CompanionError` for an observation that cannot be read or a take-back refused."""
         kind = obs.kind
-        if kind is ObservationKind.UNDO:
-            return FoldRow(seq, kind.value), take_back_check(folded, obs.payload).move
-        if kind is ObservationKind.CORRECTION:
-            take_back_check(folded, obs.payload)
-            return FoldRow(seq, kind.value, move=self.game.codec.from_json(obs.payload.get("move"))), None
+        source = obs.source
+        if kind in (ObservationKind.UNDO, ObservationKind.CORRECTION):
+            # A take-back through a player's link is that player's, whatever its payload says.
+            taker = entered_through_link(source)
+            asked = obs.payload if taker is None else {**obs.payload, "player": taker}
+            undone = take_back_check(folded, asked).move
+            if kind is ObservationKind.UNDO:
+                return FoldRow(seq, kind.value, source=source), undone
+            return FoldRow(seq, kind.value, move=self.game.codec.from_json(obs.payload.get("move")), source=source), None
         if kind is ObservationKind.NOTE:
             if obs.source == PENDING_SOURCE and isinstance(obs.payload.get("pending"), Mapping):
                 return self._unfinished(obs.payload["pending"], folded, seq), None
-            return FoldRow(seq, kind.value), None
+            return FoldRow(seq, kind.value, source=source), None
         result = self.game.interpret(folded.state, obs)
         if isinstance(result, Move) and kind is ObservationKind.MOVE and obs.source.startswith(PAGE_SOURCE):
             # A person tapping names a card, not a copy of it (Game.settle); a reader's tag, a notation
@@ -223,10 +229,10 @@ class Session:
         zone = obs.payload.get("zone")
         where = zone if isinstance(zone, str) else None
         if isinstance(result, Unexplained):
-            return FoldRow(seq, kind.value, alert=result, zone=where), None
+            return FoldRow(seq, kind.value, alert=result, zone=where, source=source), None
         if isinstance(result, Move):
-            return FoldRow(seq, kind.value, move=result, zone=where), None
-        return FoldRow(seq, kind.value, zone=where), None
+            return FoldRow(seq, kind.value, move=result, zone=where, source=source), None
+        return FoldRow(seq, kind.value, zone=where, source=source), None
 
     def _unfinished(self, said: Mapping[str, Any], folded: Folded, seq: int) -> FoldRow:
         """The referee's alert for a move left unfinished, if the game still has it pending (it may

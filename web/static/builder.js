@@ -27,6 +27,9 @@
     let asked = 0;
     let busy = false;
     let confirming = null;
+    let again = null;     // the timer of an offer asked again after "slow down" (429)
+    let soon = null;      // the timer of a refresh after a board change
+    let refreshed = 0;    // when the last such refresh asked
 
     function setDraft(next) {
       draft = next;
@@ -35,11 +38,21 @@
 
     async function load() {
       const ticket = ++asked;
+      clearTimeout(again);
       root.dataset.ready = "0";
       const params = new URLSearchParams({ draft: JSON.stringify(draft) });
       if (!opts.fixedBy && by) params.set("by", by);
       const response = await fetch(opts.offerUrl + "?" + params.toString(), { credentials: "same-origin", cache: "no-store" });
       if (ticket !== asked) return;
+      if (response.status === 429) {
+        // Too many offers asked (docs/security.md): ask again when the server says, keeping the draft.
+        const wait = Math.max(1, parseInt(response.headers.get("Retry-After") || "1", 10) || 1);
+        const note = el("p", { class: "answer pending", "data-busy": "" }, "Busy: asking again in " + wait + " s…");
+        root.querySelector("[data-busy]")?.remove();
+        root.prepend(note);
+        again = setTimeout(() => { if (ticket === asked) load(); }, wait * 1000);
+        return;
+      }
       if (!response.ok) {
         const text = (await response.text()).trim();
         draft = fresh();
@@ -226,9 +239,16 @@
       root.dataset.seq = String(offer.seq);
     }
 
+    // A board change asks for the offer again, at most twice a second: a burst of rows is one ask.
+    function refresh() {
+      root.dataset.ready = "0";
+      if (soon !== null) return;
+      soon = setTimeout(() => { soon = null; refreshed = Date.now(); load(); }, Math.max(0, refreshed + 500 - Date.now()));
+    }
+
     return {
       node: root,
-      refresh: load,
+      refresh,
       start(verb, who) {
         if (!opts.fixedBy && who !== undefined) by = who;
         setDraft(Object.assign(fresh(), { verb }));

@@ -10,7 +10,7 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
-from companion.contract.game import Game
+from companion.contract.game import Game, Narrowed
 from . import action, common, effects, entry, explore, live, picks, resolve, table, views
 from .cards import alike
 from .common import card_name, room_name
@@ -105,6 +105,13 @@ class EscapeHouse(Game[State]):
 
     def candidates(self, state: State, by: str | None) -> Iterable[Move]:
         return entry.candidates(state, by)
+
+    def narrowed(self, state: State, by: str | None, verb: str, given: Mapping[str, Any]) -> Narrowed | None:
+        if verb != DrawDiscard.verb:
+            return None
+        if by is None or by not in state.where or state.phase is Phase.OVER or not entry.may_draw_discard(state, by):
+            return Narrowed((), whole=True)
+        return entry.discard_draws(state, by, given)
 
     def choices(self, state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
         return entry.choices(state, viewer, by, pick, every)

@@ -12,13 +12,15 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from itertools import combinations, islice
+from itertools import combinations
+from math import comb
 from typing import Any
 
 from companion.core import Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.setup_form import SetupField, SetupForm
 from companion.core.errors import SetupError
+from companion.contract.game import Narrowed
 from . import live
 from .cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
 from .cardset import load_card_set, shipped_sets
@@ -45,9 +47,9 @@ from .state import HAND_LIMIT, MAIN_ROOM, SEEN_PER_DRAW, Phase, State
 
 log = logging.getLogger(__name__)
 
-DISCARD_DRAW_LIMIT = 3000
-"""At most this many draws from the discard pile are proposed (a large pile has more ways to look at
-three cards); a player's page never judges those cards, so only the referee's marks lose by the cut."""
+WHOLE_DRAWS = 120
+"""A draw from the discard pile is listed whole while the draft leaves at most this many ways to make
+it; a 21-card pile has 3,990 (every three cards seen, each kept), too many to judge on every tap."""
 
 
 # -- labels ----------------------------------------------------------------------------------------
@@ -97,11 +99,8 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
     if state.owed(by):
         for card in hand:
             yield Discard(by=by, card=card)
-    if _may_draw_discard(state, by):
-        draws = _discard_draws(state, by)
-        yield from islice(draws, DISCARD_DRAW_LIMIT)
-        if next(draws, None) is not None:
-            log.debug("%s: more than %d draws from the discard pile; the rest are not proposed", by, DISCARD_DRAW_LIMIT)
+    if may_draw_discard(state, by):
+        yield from discard_draws(state, by, {}).moves  # a wide verb: narrowed tap by tap
     if state.phase in (Phase.EXPLORE, Phase.ACTION):
         for room in (MAIN_ROOM,) + state.rooms:
             yield MoveTo(by=by, room=room)
@@ -182,7 +181,7 @@ def _unnamed(state: State, *kinds: Kind) -> list[str]:
     return [c for c in state.cards.ids(*kinds) if c in state.unseen]
 
 
-def _may_draw_discard(state: State, by: str) -> bool:
+def may_draw_discard(state: State, by: str) -> bool:
     """Worth proposing draws from the discard pile (an effect's draw, or the explore draw in its room)."""
     if state.draw_credit.get(by, 0):
         return True
@@ -190,12 +189,38 @@ def _may_draw_discard(state: State, by: str) -> bool:
     return state.phase is Phase.EXPLORE and here_ok and state.draws.get(by, 0) < state.options.draws_per_explore
 
 
-def _discard_draws(state: State, by: str) -> Iterator[DrawDiscard]:
-    """Every way to look at cards of the discard pile (three, or all of them if fewer) and keep one."""
+def discard_draws(state: State, by: str, given: Mapping[str, Any]) -> Narrowed:
+    """The draws from the discard pile that agree with a draft's ``seen`` (so far) and ``keep``.
+
+    Every way to look at three cards (all of them if fewer) and keep one, while that leaves at most
+    :data:`WHOLE_DRAWS`; until the cards tapped so far narrow it that far, one draw for each card
+    that may be looked at next (the builder marks the next tap from them, and asks again)."""
     pile = sorted(set(state.discard) - state.credit_seen.get(by, frozenset()))
-    for seen in combinations(pile, min(SEEN_PER_DRAW, len(pile))):
-        for keep in seen:
-            yield DrawDiscard(by=by, seen=seen, keep=keep)
+    seen, keep = given.get("seen", []), given.get("keep")
+    if not isinstance(seen, list) or not all(isinstance(c, str) for c in seen) or not isinstance(keep, (str, type(None))):
+        return Narrowed((), whole=True)  # a page's draft of the wrong shape: nothing agrees with it
+    want = min(SEEN_PER_DRAW, len(pile))
+    if len(set(seen)) != len(seen) or len(seen) > want or not set(seen) <= set(pile) or keep is not None and keep not in pile:
+        return Narrowed((), whole=True)
+    rest = [c for c in pile if c not in seen]
+    need = want - len(seen)
+
+    def draw(cards: tuple[str, ...], kept: str) -> DrawDiscard:
+        return DrawDiscard(by=by, seen=cards, keep=kept)
+
+    if comb(len(rest), need) * (1 if keep is not None else want) <= WHOLE_DRAWS:
+        return Narrowed([
+            draw(tuple(seen) + more, kept)
+            for more in combinations(rest, need)
+            for kept in ((keep,) if keep is not None else tuple(seen) + more)
+            if kept in seen or kept in more
+        ], whole=True)
+    witnesses = []
+    for card in rest:
+        cards = [*seen, card] + ([keep] if keep is not None and keep not in seen and keep != card else [])
+        cards += [c for c in rest if c not in cards][: want - len(cards)]
+        witnesses.append(draw(tuple(cards), keep if keep is not None else card))
+    return Narrowed(witnesses, whole=False)
 
 
 # -- each field's values -----------------------------------------------------------------------------

@@ -24,8 +24,9 @@ CHANNELS = 4  # how many readers are fitted (1..16), channels 0..CHANNELS-1
 # Per channel: PILE where cards stack up (central piles, action piles): its field stays on; PAD
 # where a card comes and goes (hand pads, table slots): its field is on only while it is polled.
 KINDS = (PILE, PILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
-# Pairs of channels whose antennas are closer than ~8 cm: two piles may not be neighbours.
-NEIGHBOURS = ((1, 2), (2, 3))
+# Pairs of channels whose antennas are closer than ~8 cm. Only pads may be neighbours: lay every pile
+# ~8 cm from any other reader (tcarray refuses a pile next to a pile or a pad, and says why).
+NEIGHBOURS = ((2, 3),)
 SPI_BAUD = 1000000  # 1 MHz is safe on the long wires under a table; short runs take 4 MHz
 RESET_PIN = 14
 MAINTENANCE_PIN = 13  # jumper GP13 to GND at power-up to stay at the REPL (for flashing)

@@ -17,7 +17,9 @@ What the field models (docs/hardware.md, "The pile mechanism", names the sources
   sending identical bits count as one;
 - **detuning**: tags stacked beyond ``detune_depth`` get too little power to answer at all;
 - **crosstalk**: a reader whose antenna is on also reaches the powered tags of its ``neighbours``
-  whose antennas are on too;
+  (miguelbalboa/rfid #589: readers 80 mm apart, each with its own field on, read each other's tags);
+- **reach** (``idle_reach``): a field that is on also powers its neighbours' tags when their own
+  field is off, so a pile's always-on field can read and halt a neighbouring pad's card;
 - **bit errors**: with probability ``bit_error_rate`` an answer arrives with a parity error.
 """
 
@@ -159,6 +161,11 @@ class FieldSettings:
     """Tags a reader's stack can hold before the ones on top get too little power to answer."""
     bit_error_rate: float = 0.0
     """Probability that an answer arrives with a parity error."""
+    idle_reach: bool = False
+    """A field that is on powers its neighbours' tags too, though their own field is off. Off by default:
+    #589's readers had every field on (it shows reach to a powered tag, not power at 80 mm), and cheap
+    RC522 boards fail NTAG tokens beyond about 1 cm (issue 24); how far a field powers a tag on the
+    table's parts is not measured. On: what a closer layout does (docs/hardware.md, "No lost card")."""
     seed: int = 1
 
 
@@ -201,9 +208,16 @@ class SimChip:
     def antenna_on(self) -> bool:
         return self.alive and self.regs.get(REG_TX_CONTROL, 0) & 0x03 == 0x03
 
+    @property
+    def fed(self) -> bool:
+        """A field reaches this reader's tags: its own, or (``idle_reach``) a neighbour's."""
+        if self.antenna_on:
+            return True
+        return self.settings.idle_reach and any(other.antenna_on for other in self.neighbours)
+
     def powered(self) -> list[SimTag]:
-        """Tags this reader's own field powers: all of them up to the detuning depth."""
-        return self.stack[: self.settings.detune_depth] if self.antenna_on else []
+        """Tags a field powers on this reader: all of them up to the detuning depth."""
+        return self.stack[: self.settings.detune_depth] if self.fed else []
 
     def _repower(self) -> None:
         # A tag that is not powered forgets everything (a halted tag wakes IDLE on its next power-up).
@@ -212,8 +226,14 @@ class SimChip:
             if id(tag) not in live:
                 tag.power_off()
 
+    def _field_changed(self) -> None:
+        self._repower()
+        if self.settings.idle_reach:
+            for other in self.neighbours:
+                other._repower()
+
     def in_reach(self) -> list[SimTag]:
-        """Tags that hear this reader now: its own, and its neighbours' when both antennas are on."""
+        """Tags that hear this reader now: its own, and its neighbours' while a field powers them."""
         if not self.antenna_on:
             return []
         tags = list(self.powered())
@@ -263,7 +283,7 @@ class SimChip:
                 self.fifo = []
                 if was_on:
                     self.field_cycles += 1
-                self._repower()
+                self._field_changed()
             self.regs[reg] = command
         elif reg == REG_COM_IRQ:
             current = self.regs.get(reg, 0)
@@ -282,7 +302,7 @@ class SimChip:
             self.regs[reg] = value
             if was_on and not self.antenna_on:
                 self.field_cycles += 1
-            self._repower()
+            self._field_changed()
         else:
             self.regs[reg] = value
 

@@ -41,11 +41,13 @@ def demo_zones(players: tuple[str, ...]) -> tuple[Zone, ...]:
     def on_array(channel: int) -> str:
         return ArrayChannel("", channel).reader_id
 
-    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1)) for n in range(1, PILE_READERS + 1)]
+    # The simulated readers read exactly DEMO_FIELD's depth: the demo's "measured" figure.
+    depth = DEMO_FIELD.detune_depth
+    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1), depth=depth) for n in range(1, PILE_READERS + 1)]
     channel = PILE_READERS
     for kind, prefix in ((HAND_PAD, "hand"), (ACTION_PAD, "action"), (HISTORY_PAD, "history")):
         for player in players:
-            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel)))
+            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel), depth=depth))
             channel += 1
     if channel > 16:
         raise ValueError(f"{len(players)} players need {channel} readers; the demo array has 16")

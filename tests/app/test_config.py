@@ -50,3 +50,14 @@ def test_a_bad_reader_or_array_names_its_key(data: dict[str, Any], message: str)
 def test_zones_on_an_array_load_before_its_port_is_given() -> None:
     # `companion init` writes zones on array:N with [array] commented out: the file must load.
     assert parse_config(config(["array:0", "array:east:1"]), Path("/tmp/table.toml")).reader_arrays == {}
+
+
+def test_a_zones_measured_depth_loads_and_a_bad_one_names_its_key() -> None:
+    data = config(["array:0", "array:1"])
+    data["zones"][0]["depth"] = 14
+    loaded = parse_config(data, Path("/tmp/table.toml"))
+    assert [z.depth for z in loaded.zones] == [14, None]
+    for bad, message in ((0, r"zones\[0\].depth: must be at least 1"), ("deep", r"zones\[0\].depth: must be a int")):
+        data["zones"][0]["depth"] = bad
+        with pytest.raises(ConfigError, match=message):
+            parse_config(data, Path("/tmp/table.toml"))

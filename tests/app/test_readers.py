@@ -13,6 +13,9 @@ from companion.app.readers import TableReaders
 from companion.core import Observation, Unexplained, Zone
 from companion.core.zones import PILE
 from companion.core.errors import ConfigError
+from companion.games import get_game
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray
 from hardware.sim.field import FieldSettings
@@ -116,16 +119,30 @@ def test_a_pile_at_its_measured_depth_alerts_and_the_card_beyond_it_is_not_seen(
         )
         observations: list[Observation] = []
         alerts: list[Unexplained] = []
-        with TableReaders.from_config(config, observations.append, on_alert=alerts.append, debounce_s=0) as hardware:
-            wait_until(lambda: hardware.health.status("array:0")["status"] == "ok", what="the pile's reader")
-            for uid in cards[:depth]:
-                sim.place(0, uid)
-            wait_until(lambda: len(observations) == depth, what="the cards the pile reads")
-            assert [a.what for a in alerts] == [
-                "pile-1 holds 4 cards, as many as its reader is measured to read, so a card laid on top will not be seen"
-            ]
-            sim.place(0, cards[depth], wait=False)
-            rounds = sim.rounds
-            wait_until(lambda: sim.rounds > rounds + 20, what="twenty polls over the fifth card")
+        game_log = GameLog(tmp_path / "game.sqlite")
+        session = Session(get_game("escape-master"), game_log, config.header)
+        session.start()
+
+        def sink(observation: Observation) -> object:
+            observations.append(observation)
+            return session.submit(observation)
+
+        try:
+            with TableReaders.from_config(config, sink, on_health=session.report_health, on_alert=alerts.append, debounce_s=0) as hardware:
+                wait_until(lambda: hardware.health.status("array:0")["status"] == "ok", what="the pile's reader")
+                for uid in cards[:depth]:
+                    sim.place(0, uid)
+                wait_until(lambda: len(observations) == depth, what="the cards the pile reads")
+                assert [a.what for a in alerts] == [
+                    "pile-1 holds 4 cards, as many as its reader is measured to read, so a card laid on top will not be seen"
+                ]
+                # The session's board carries the reader's health, with the count of such alerts.
+                wait_until(lambda: session.board()["health"].get("array:0", {}).get("at_depth") == 1, what="the board's health")
+                sim.place(0, cards[depth], wait=False)
+                rounds = sim.rounds
+                wait_until(lambda: sim.rounds > rounds + 20, what="twenty polls over the fifth card")
+        finally:
+            session.stop()
+            game_log.close()
     assert [o.payload["uid"] for o in observations] == cards[:depth]
     assert hardware.table.present("pile-1") == tuple(cards[:depth])

@@ -10,8 +10,12 @@ What the field models (docs/hardware.md, "The pile mechanism", names the sources
   WUPA wakes HALT ones too; a halted tag stays silent as long as it is powered, and forgets it was
   halted when its field goes off (antenna switched off, soft reset), as a real tag loses power;
 - **bit-oriented anticollision**: tags answering together give a collision at the first bit where
-  they differ (CollReg's CollPos, as the driver of miguelbalboa/rfid reads it); tags sending the same
-  bits give no collision;
+  they differ; tags sending the same bits give no collision. CollReg's CollPos counts the bits of the
+  received frame as they lie in the FIFO (from bit 0 of its first byte, so a partial byte's RxAlign
+  known bits count, the whole bytes sent before do not), as NXP's reference reads it
+  (``phhalHw_Rc523``'s exchange, ``phpalI14443p3a_Sw``'s anticollision): beyond 32 it is not valid.
+  Bits after the collision are cleared if the driver cleared ValuesAfterColl (its reset value is 1:
+  they then hold what the air gave, here the OR of the answers);
 - **too many tags answering at once**: beyond ``max_answers`` different answers the reader hears
   nothing decodable and times out (the MFRC522 reports of 3+ tags giving only time-outs); tags
   sending identical bits count as one;
@@ -42,6 +46,8 @@ REG_FIFO_LEVEL = 0x0A
 REG_CONTROL = 0x0C
 REG_BIT_FRAMING = 0x0D
 REG_COLL = 0x0E
+COLL_VALUES_AFTER = 0x80  # ValuesAfterColl, CollReg's one writable bit (reset value 1)
+COLL_POS_NOT_VALID = 0x20
 REG_TX_CONTROL = 0x14
 REG_VERSION = 0x37
 
@@ -297,6 +303,8 @@ class SimChip:
             self.regs[reg] = value & 0x7F
             if value & 0x80 and self.regs.get(REG_COMMAND) == 0x0C:
                 self._exchange(value & 0x07, (value >> 4) & 0x07)
+        elif reg == REG_COLL:
+            self.regs[reg] = (value & COLL_VALUES_AFTER) | (self._coll() & ~COLL_VALUES_AFTER & 0x7F)
         elif reg == REG_TX_CONTROL:
             was_on = self.antenna_on
             self.regs[reg] = value
@@ -305,6 +313,9 @@ class SimChip:
             self._field_changed()
         else:
             self.regs[reg] = value
+
+    def _coll(self) -> int:
+        return self.regs.get(REG_COLL, COLL_VALUES_AFTER | COLL_POS_NOT_VALID)
 
     def _exchange(self, tx_last_bits: int, rx_align: int) -> None:
         data = bytes(self.fifo)
@@ -317,7 +328,8 @@ class SimChip:
         # add up to one signal: they count once towards max_answers and give no collision.
         answers = [list(bits) for bits in {tuple(bits) for bits in heard}]
         self.regs[REG_ERROR] = 0
-        self.regs[REG_COLL] = 0x20  # CollPosNotValid
+        values_after = self._coll() & COLL_VALUES_AFTER
+        self.regs[REG_COLL] = values_after | COLL_POS_NOT_VALID
         if not answers or len(answers) > self.settings.max_answers:
             self.regs[REG_COM_IRQ] = self.regs.get(REG_COM_IRQ, 0) | 0x01  # TimerIRq: nothing decodable
             self.airlog.append((tx_bits, None))
@@ -331,13 +343,15 @@ class SimChip:
                 collision = i
                 break
         if collision is not None:
-            merged = merged[: collision + 1]
-            merged[collision] = 1  # the chip reads a collided bit as 1 (it is not to be trusted)
+            # The tags send to the end of their frame. From the collided bit on, the FIFO holds zeros
+            # (ValuesAfterColl cleared) or what the air gave (set: here the OR of the answers).
+            merged = merged[:collision] + [
+                max(a[i] for a in answers if i < len(a)) if values_after else 0 for i in range(collision, length)
+            ]
             self.regs[REG_ERROR] |= ERR_COLLISION
-            known = 0
-            if len(data) >= 2 and data[0] in SEL_CODES:
-                known = ((data[1] >> 4) - 2) * 8 + (data[1] & 0x07)
-            self.regs[REG_COLL] = (known + collision + 1) & 0x1F  # CollPos, 1..32 (0 means 32)
+            position = rx_align + collision + 1  # CollPos: the collided bit's place in the FIFO's bits, from 1
+            if position <= 32:
+                self.regs[REG_COLL] = values_after | (position & 0x1F)  # 32 reads as 0
         if self.settings.bit_error_rate and self.rng.random() < self.settings.bit_error_rate:
             self.regs[REG_ERROR] |= ERR_PARITY
             if merged:

@@ -19,7 +19,9 @@ What the field models (docs/hardware.md, "The pile mechanism", names the sources
 - **too many tags answering at once**: beyond ``max_answers`` different answers the reader hears
   nothing decodable and times out (the MFRC522 reports of 3+ tags giving only time-outs); tags
   sending identical bits count as one;
-- **detuning**: tags stacked beyond ``detune_depth`` get too little power to answer at all;
+- **detuning**: tags stacked beyond ``detune_depth`` get too little power to answer at all (the depth
+  comes from a stack table, :mod:`hardware.stacktable`: measured by ``companion hw stack``, or the
+  shipped guess);
 - **crosstalk**: a reader whose antenna is on also reaches the powered tags of its ``neighbours``
   (miguelbalboa/rfid #589: readers 80 mm apart, each with its own field on, read each other's tags);
 - **reach** (``idle_reach``): a field that is on also powers its neighbours' tags when their own
@@ -31,7 +33,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from hardware.stacktable import SHIPPED_TABLE, StackTable
 
 REQA = 0x26
 WUPA = 0x52
@@ -157,14 +164,21 @@ class SimTag:
         return None
 
 
+@cache
+def shipped_depth() -> int:
+    """The shipped stack table's depth (a guess until ``companion hw stack`` replaces it)."""
+    return StackTable.load(SHIPPED_TABLE).depth
+
+
 @dataclass
 class FieldSettings:
     """How forgiving the simulated RF is (defaults: a clean bench)."""
 
     max_answers: int = 2
     """Tags answering one frame together that the reader still decodes (as a collision); beyond: time-out."""
-    detune_depth: int = 24
-    """Tags a reader's stack can hold before the ones on top get too little power to answer."""
+    detune_depth: int = field(default_factory=shipped_depth)
+    """Tags a reader's stack can hold before the ones on top get too little power to answer: the
+    stack table's depth (hardware/sim/stack-table.json, 24 and marked a guess until measured)."""
     bit_error_rate: float = 0.0
     """Probability that an answer arrives with a parity error."""
     idle_reach: bool = False
@@ -173,6 +187,11 @@ class FieldSettings:
     RC522 boards fail NTAG tokens beyond about 1 cm (issue 24); how far a field powers a tag on the
     table's parts is not measured. On: what a closer layout does (docs/hardware.md, "No lost card")."""
     seed: int = 1
+
+    @classmethod
+    def from_stack_table(cls, path: Path, **settings: Any) -> "FieldSettings":
+        """Settings whose detuning depth is the one ``companion hw stack`` measured (in the table at ``path``)."""
+        return replace(cls(**settings), detune_depth=StackTable.load(path).depth)
 
 
 @dataclass

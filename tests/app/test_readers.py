@@ -107,7 +107,8 @@ def test_a_pile_at_its_measured_depth_alerts_and_the_card_beyond_it_is_not_seen(
     registry = TagRegistry(tmp_path / "tags.json", "escape-master")
     for n, uid in enumerate(cards):
         registry.enrol(uid, f"red-{n + 1}")
-    with FirmwareArray(1, kinds=["pile"], settings=FieldSettings(detune_depth=depth), link=tmp_path / "array", heartbeat_ms=200) as sim:
+    sim = FirmwareArray(1, kinds=["pile"], settings=FieldSettings(detune_depth=depth), link=tmp_path / "array", heartbeat_ms=200)
+    with sim:
         config = parse_config(
             {
                 "game": {"id": "escape-master", "players": ["anna", "ben"], "setup": {"dealer": "anna"}},

@@ -14,8 +14,9 @@ What the field models (docs/hardware.md, "The pile mechanism", names the sources
   received frame as they lie in the FIFO (from bit 0 of its first byte, so a partial byte's RxAlign
   known bits count, the whole bytes sent before do not), as NXP's reference reads it
   (``phhalHw_Rc523``'s exchange, ``phpalI14443p3a_Sw``'s anticollision): beyond 32 it is not valid.
-  Bits after the collision are cleared if the driver cleared ValuesAfterColl (its reset value is 1:
-  they then hold what the air gave, here the OR of the answers);
+  Bits after the collision are cleared if the driver cleared ValuesAfterColl (set, as the simulated
+  chip starts, they hold what the air gave, here the OR of the answers; NXP's library and
+  miguelbalboa/rfid both clear it before anticollision);
 - **too many tags answering at once**: beyond ``max_answers`` different answers the reader hears
   nothing decodable and times out (the MFRC522 reports of 3+ tags giving only time-outs); tags
   sending identical bits count as one;
@@ -53,7 +54,7 @@ REG_FIFO_LEVEL = 0x0A
 REG_CONTROL = 0x0C
 REG_BIT_FRAMING = 0x0D
 REG_COLL = 0x0E
-COLL_VALUES_AFTER = 0x80  # ValuesAfterColl, CollReg's one writable bit (reset value 1)
+COLL_VALUES_AFTER = 0x80  # ValuesAfterColl, CollReg's one writable bit (set until a driver clears it)
 COLL_POS_NOT_VALID = 0x20
 REG_TX_CONTROL = 0x14
 REG_VERSION = 0x37

@@ -24,8 +24,9 @@ CHANNELS = 4  # how many readers are fitted (1..16), channels 0..CHANNELS-1
 # Per channel: PILE where cards stack up (central piles, action piles): its field stays on; PAD
 # where a card comes and goes (hand pads, table slots): its field is on only while it is polled.
 KINDS = (PILE, PILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
-# Pairs of channels whose antennas are closer than ~8 cm: two piles may not be neighbours.
-NEIGHBOURS = ((1, 2), (2, 3))
+# Pairs of channels whose antennas are closer than ~8 cm. Only pads may be neighbours: lay every pile
+# ~8 cm from any other reader (tcarray refuses a pile next to a pile or a pad, and says why).
+NEIGHBOURS = ((2, 3),)
 # Call buttons on the players' pads (PROTOCOL.md, P frames): button N on GPIO BUTTON_PINS[N], wired
 # to GND (the internal pull-up holds it high). Free pins: GP0, GP1, and the chip-select pins of
 # channels not fitted (with CHANNELS = 12, those of channels 12-15: GP6-GP9).

@@ -8,8 +8,11 @@
 #   check(uid)        WUPA (halted tags wake too), then SELECT with that tag's whole UID, so only it
 #                     answers even under a stack of 20, then HLTA: is that tag still on the reader?
 #   measure(...)      what a register read, a register write and a chip-select Pin.value() cost here
-# Anticollision follows ISO/IEC 14443-3 6.5.3 and the bit handling of miguelbalboa/rfid's
-# PICC_Select (CollReg's CollPos, RxAlign/TxLastBits). Registers and commands: NXP MFRC522
+# Anticollision follows ISO/IEC 14443-3 6.5.3, with CollReg's CollPos read as NXP's reference library
+# reads it (phhalHw_Rc523's exchange, phpalI14443p3a_Sw's anticollision): it counts the received
+# frame's bits as they lie in the FIFO, so the whole bytes already known are added to it (the driver of
+# miguelbalboa/rfid takes it for the position in the whole UID part, which agrees only while fewer
+# than 8 bits are known). ValuesAfterColl is cleared, as both do. Registers and commands: NXP MFRC522
 # datasheet, rev. 3.9, sections 9 and 10. Runs on MicroPython and CPython (the tests drive it
 # against the simulated chip in hardware/sim/field.py).
 
@@ -69,6 +72,18 @@ def levels_of(uid):
     if len(uid) == 7:
         return [bytes((CASCADE_TAG,)) + uid[:3], uid[3:]]
     return [bytes((CASCADE_TAG,)) + uid[:3], bytes((CASCADE_TAG,)) + uid[3:6], uid[6:]]
+
+
+def collided_bits(full, coll_pos):
+    """UID-part bits up to and including the collided one, from CollPos (1-32; 0: not placed).
+
+    CollPos counts from bit 0 of the FIFO's first byte, whose first RxAlign bits are the known bits of
+    the partial byte sent; the ``full`` bytes sent whole are not in it (NXP's phpalI14443p3a_Sw adds
+    them back: its bit count is whole bytes sent * 8 + CollPos - 1 valid bits).
+    """
+    if not coll_pos:
+        return 0
+    return full * 8 + coll_pos
 
 
 class MFRC522:
@@ -140,6 +155,7 @@ class MFRC522:
         self._wr(T_RELOAD_L, 0x28)  # 40 ticks = 1 ms for a tag to answer (it takes ~0.1 ms)
         self._wr(TX_ASK, 0x40)  # 100 % ASK modulation
         self._wr(MODE, 0x3D)  # CRC preset 0x6363
+        self._wr(COLL, 0x00)  # ValuesAfterColl 0: bits received after a collision read as 0
         if field:
             self.antenna(True)
 
@@ -240,7 +256,8 @@ class MFRC522:
                 return None
             pos = 0
             if isinstance(answer, tuple):
-                _, answer, pos = answer
+                _, answer, coll_pos = answer
+                pos = collided_bits(full, coll_pos)
                 if pos <= known:
                     return None  # a collision the chip cannot place: try again next poll
             for i in range(len(answer)):

@@ -13,8 +13,8 @@
 #         newly placed card answers the next REQA, however many lie beneath it. Cards still there
 #         are checked a few per poll by WUPA + SELECT with their own UID (only that tag answers);
 #         one that fails pile_miss_limit checks in a row (each tried check_tries times) has departed.
-# Piles are polled first in every round, so a card landing on a pile is read and halted by its own
-# reader before a neighbouring pad switches its field on.
+# Piles are polled first in every round; a pile may not neighbour a pad or another pile, since a card
+# landing on it between its poll and a neighbour's could be read and halted by the neighbour.
 #
 # Buttons (firmware 2.2): call buttons on the players' pads, each on an input pin wired to ground
 # (pulled up: value() 0 while pressed), read once per round; a press is reported with P once it
@@ -27,6 +27,22 @@ VERSION = "tc-array-2.2"
 SEQ_MODULUS = 65536
 PAD = "pad"
 PILE = "pile"
+
+
+def pile_pad_refusal(a, kind_a, b, kind_b):
+    """Why a pile and a pad may not be neighbours (None if the pair is not one of each).
+
+    A card slapped on the pile after the pile's poll and before the pad's is read and halted by the
+    pad (its field reaches the pile's powered cards), then kept halted by the pile's always-on field:
+    the pile never reports it (tests/firmware/test_piles.py reproduces it). docs/hardware.md, "No
+    lost card", says why the firmware refuses the layout rather than checking the pad's reads.
+    """
+    if PILE not in (kind_a, kind_b) or PAD not in (kind_a, kind_b):
+        return None
+    pile, pad = (a, b) if kind_a == PILE else (b, a)
+    return ("array:%d (a pile) and array:%d (a pad) are neighbours: a card slapped on the pile just before the pad "
+            "is polled is read and halted by the pad, then kept halted by the pile's always-on field, and the pile "
+            "never reports it; move them ~8 cm apart or make both pads" % (pile, pad))
 
 
 class MsClock:
@@ -72,7 +88,8 @@ class ArrayFirmware:
     """Polls every reader in turn; reports arrivals, departures, health and a heartbeat.
 
     kinds: PAD or PILE per reader (default: all pads). neighbours: pairs of readers close enough to
-    hear each other's tags; two piles may not be neighbours (both fields stay on). miss_limit: polls
+    hear each other's tags; only pads may be neighbours (a pile's field stays on: two piles would read
+    each other's new cards, and a pile next to a pad loses cards, pile_pad_refusal). miss_limit: polls
     in a row a pad's tag must be missing before it departs (a tag at the edge of a field does not
     answer every poll). heartbeat_ms: how often a heartbeat (with every reader's known tags) goes
     out even when nothing happens. retry_ms: how often a reader that does not answer is
@@ -100,6 +117,9 @@ class ArrayFirmware:
             if kinds[a] == PILE and kinds[b] == PILE:
                 raise ValueError("readers %d and %d are neighbouring piles: both fields stay on and each would "
                                  "read the other's new cards; move them apart or make one a pad" % (a, b))
+            refused = pile_pad_refusal(a, kinds[a], b, kinds[b])
+            if refused:
+                raise ValueError(refused)
         self.channels = [Channel(reader, kind) for reader, kind in zip(readers, kinds)]
         if len(buttons) > 16:
             raise ValueError("%d buttons; an array reports 16 at most" % len(buttons))

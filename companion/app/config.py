@@ -149,12 +149,15 @@ registry = "tags.json"
 # One [[zones]] block per watched place. reader = "array:N" (channel N of the array; array:NAME:N on
 # [arrays.NAME]) or an nfcpy path (usb:072f:2200, tty:AMA0:pn532, udp:127.0.0.1:50001); a call
 # button wired to an array is reader = "button:N" (button:NAME:N).
-# polygon = outline in table mm.
+# polygon = outline in table mm. depth = how many stacked cards the zone's reader reads, measured
+# on the bench (docs/hardware.md, "Pile depth"); unset, an array reader is taken to read 10 (a guess),
+# and the table warns when a pile reaches it.
 [[zones]]
 name = "pile-1"
 kind = "pile"
 index = 1
 reader = "array:0"
+# depth = 10
 
 [[zones]]
 name = "hand-anna"
@@ -208,7 +211,7 @@ def zone_kind(game: Game[Any], kind_text: str, where: str) -> ZoneKind:
 def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
     if not isinstance(raw, dict):
         raise ConfigError(f"{where}: must be a table ([[zones]])")
-    _check_unknown(raw, where, {"name", "kind", "player", "index", "reader", "polygon"})
+    _check_unknown(raw, where, {"name", "kind", "player", "index", "reader", "polygon", "depth"})
     name = _get(raw, "name", where, str)
     kind = zone_kind(game, _get(raw, "kind", where, str), where)
     if (problem := kind.name_problem(name)) is not None:
@@ -225,6 +228,9 @@ def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
         polygon.append((float(point[0]), float(point[1])))
     if polygon and len(polygon) < 3:
         raise ConfigError(f"{where}.polygon: needs at least 3 points")
+    depth = _get(raw, "depth", where, int, None)
+    if depth is not None and depth < 1:
+        raise ConfigError(f"{where}.depth: must be at least 1 (cards its reader reads in a stack), not {depth}")
     return Zone(
         name=name,
         kind=kind,
@@ -232,6 +238,7 @@ def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
         index=_get(raw, "index", where, int, None),
         reader=_get(raw, "reader", where, str, None),
         polygon=tuple(polygon),
+        depth=depth,
     )
 
 

@@ -23,6 +23,7 @@ from companion.log.files import Choice, move_aside, open_for_serving, remember_c
 from companion.app.service import WebServer, lan_url, new_pin, start_web, table_secret, write_access
 from companion.referee.pending import PendingWatch
 from companion.referee.session import Session
+from companion.table.depth import StackAtDepth
 
 log = logging.getLogger(__name__)
 
@@ -156,6 +157,9 @@ class TableService:
         return slot(app).swap(swap_and_tell)
 
     def _alert(self, alert: Unexplained) -> None:
+        if isinstance(alert, StackAtDepth):
+            log.warning("%s: %s (%s)", alert.zone, alert.what, alert.fix)
+            return
         # The observation itself reaches the session (and the log) with no card; this is the reader's count,
         # and the journal says how to enrol the tag from the command line.
         log.warning("%s: %s (%s: companion enroll --game %s --zone %s)", alert.zone, alert.what, alert.fix, self.game.id, alert.zone)

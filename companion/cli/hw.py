@@ -1,5 +1,5 @@
-"""``companion hw``: check the reader array on the bench (hardware/check.py), and wait for the
-clock before the service starts (hardware/timesync.py)."""
+"""``companion hw``: check the reader array on the bench (hardware/check.py), measure how deep a pile
+reader reads (hardware/stack.py), and wait for the clock before the service starts (hardware/timesync.py)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,17 @@ def add_parser(sub: Any) -> None:
         "poll-round model with that figure instead of the cited one",
     )
     c.set_defaults(run=check)
+    s = hwsub.add_parser(
+        "stack",
+        help="measure how deep a stack one pile reader reads: lay cards one at a time, press Enter after each; "
+        "writes the stack table the simulator reads",
+    )
+    s.add_argument("--port", default=DEFAULT_PORT, help=f"the array's serial port (default {DEFAULT_PORT})")
+    s.add_argument("--channel", type=int, required=True, help="the reader's channel (array:N)")
+    s.add_argument("--out", default="stack-table.json", help="where to write the table (default stack-table.json)")
+    s.add_argument("--cards", type=int, default=40, help="lay at most this many cards (default 40)")
+    s.add_argument("--wait", type=float, default=3.0, help="seconds a card has to be reported (default 3)")
+    s.set_defaults(run=stack)
     w = hwsub.add_parser(
         "wait-clock",
         help="wait until the system clock is synchronised, at most until --within seconds after boot (the unit's ExecStartPre)",
@@ -55,6 +66,26 @@ def check(args: argparse.Namespace) -> int:
         return 0
     print("PROBLEMS: a reader that does not answer, read errors or bad frames (docs/hardware.md, 'Checking the wiring')")
     return 1
+
+
+def stack(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from hardware.stack import ArrayFrames, measure_stack  # pyserial only for this command
+
+    if args.cards < 1 or args.wait <= 0 or not 0 <= args.channel < 16:
+        raise SystemExit("companion hw stack: --channel must be 0 to 15, --cards at least 1 and --wait more than 0")
+    frames = ArrayFrames(args.port)
+    try:
+        table = measure_stack(frames, args.channel, input, print, cards=args.cards, wait_s=args.wait)
+    finally:
+        frames.close()
+    out = Path(args.out)
+    table.save(out)
+    print(f"wrote {out}: depth {table.depth}. Set depth = {table.depth} on the zone of array:{args.channel} in the table "
+          f"config; the simulator reads the table with FieldSettings.from_stack_table (replace "
+          f"hardware/sim/stack-table.json to make it the default)")
+    return 0
 
 
 def timing(result: Any) -> bool:

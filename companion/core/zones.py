@@ -112,6 +112,9 @@ class Zone:
     """The reader that watches it (an nfcpy path or ``array:N``), if any."""
     polygon: tuple[tuple[float, float], ...] = ()
     """Its outline in table millimetres, for the camera; empty if no camera watches it."""
+    depth: int | None = None
+    """How many cards stacked on its reader the reader is measured to read (``companion/table/depth.py``);
+    None: not measured (an array reader then gets the default guess)."""
 
     def ref(self) -> ZoneRef:
         return ZoneRef(self.name, self.kind.name, self.player, self.index)

@@ -3,8 +3,8 @@
 The array is the real firmware (``firmware/``) polling simulated MFRC522 chips over a simulated
 field (:mod:`hardware.sim.firmware_array`): the central piles and the action pads are *pile*
 readers, so the cards stack up on them and each new one is read as it lands; the hand and history
-pads are *pad* readers whose antennas are switched on only to poll, neighbouring the same player's
-action pad. Everything past the array is the real thing too: the pyserial bridge, the table model
+pads are *pad* readers whose antennas are switched on only to poll, neighbouring each other (a
+player's action pad lies apart: a pile may not neighbour a pad). Everything past the array is the real thing too: the pyserial bridge, the table model
 with its tag registry and debouncing, the session and the log. Only the cards are imaginary.
 """
 
@@ -41,11 +41,13 @@ def demo_zones(players: tuple[str, ...]) -> tuple[Zone, ...]:
     def on_array(channel: int) -> str:
         return ArrayChannel("", channel).reader_id
 
-    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1)) for n in range(1, PILE_READERS + 1)]
+    # The simulated readers read exactly DEMO_FIELD's depth: the demo's "measured" figure.
+    depth = DEMO_FIELD.detune_depth
+    zones = [Zone(f"pile-{n}", PILE, index=n, reader=on_array(n - 1), depth=depth) for n in range(1, PILE_READERS + 1)]
     channel = PILE_READERS
     for kind, prefix in ((HAND_PAD, "hand"), (ACTION_PAD, "action"), (HISTORY_PAD, "history")):
         for player in players:
-            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel)))
+            zones.append(Zone(f"{prefix}-{player}", kind, player=player, reader=on_array(channel), depth=depth))
             channel += 1
     if channel > 16:
         raise ValueError(f"{len(players)} players need {channel} readers; the demo array has 16")
@@ -67,10 +69,12 @@ def reader_kinds(zones: tuple[Zone, ...]) -> list[str]:
 
 
 def neighbours(zones: tuple[Zone, ...]) -> list[tuple[int, int]]:
-    """A player's three pads lie side by side: each pair is close enough to cross-read."""
+    """A player's hand and history pads lie side by side, close enough to cross-read; the action pad
+    (a pile reader) lies ~8 cm from both, since the firmware refuses a pile next to a pad."""
+    kinds = reader_kinds(zones)
     by_player: dict[str, list[int]] = {}
     for zone in zones:
-        if zone.player is not None:
+        if zone.player is not None and kinds[channel_of(zone)] == "pad":
             by_player.setdefault(zone.player, []).append(channel_of(zone))
     return [(a, b) for channels in by_player.values() for i, a in enumerate(channels) for b in channels[i + 1 :]]
 

@@ -7,7 +7,8 @@ threads; it debounces flicker, looks the tag up in the registry, and delivers on
 does not interpret: which move a tag on a pile means is the game's ``interpret()``.
 
 A tag no one enrolled still reaches the sink (``card`` None; the game turns it into an
-Unexplained alert) and also raises an alert here naming the zone, counted per reader.
+Unexplained alert) and also raises an alert here naming the zone, counted per reader. So does a pile
+reaching the depth its reader reads (:mod:`companion.table.depth`): a card laid on top is not seen.
 
 A button wired to an array (a call button on a player's pad) is a zone's reader too: each press
 becomes one PRESS observation of that zone (the firmware has debounced it already).
@@ -24,6 +25,7 @@ from typing import Protocol
 from companion.core import Observation, Unexplained, Zone
 from companion.core.seen import PressSeen, TagEvent, TagSeen
 from companion.table.debounce import Debouncer
+from companion.table.depth import Depth, at_depth, depth_of
 from companion.core.readers import ButtonPress, ReaderEvent
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,8 @@ class TableModel:
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._by_reader: dict[str, Zone] = {}
+        self._depth: dict[str, Depth] = {}
+        self._at_depth: set[str] = set()  # readers whose stack reached its depth (alerted once until it drops)
         self._by_name: dict[str, Zone] = {}
         for zone in zones:
             self._by_name[zone.name] = zone
@@ -75,6 +79,8 @@ class TableModel:
                 if zone.reader in self._by_reader:
                     raise ValueError(f'reader "{zone.reader}" watches both "{self._by_reader[zone.reader].name}" and "{zone.name}"')
                 self._by_reader[zone.reader] = zone
+                if (depth := depth_of(zone)) is not None:
+                    self._depth[zone.reader] = depth
         self._registry = registry
         self._sink = sink
         self._on_alert = on_alert
@@ -145,6 +151,7 @@ class TableModel:
                 present.update(dict.fromkeys(new))
                 log.info("%s: rebuilt from its reader's listing: %d tag(s) lie there", zone.name, len(present))
                 self._count(reader, "rebuilt")
+                self._check_depth(zone, reader, len(present))
                 return
             log.warning("%s: frames were lost; %d missed arrival(s) and %d departure(s) delivered now", zone.name, len(new), len(gone))
             for uid in gone:
@@ -170,6 +177,13 @@ class TableModel:
             raise KeyError(f'no zone "{zone_name}"')
         with self._lock:
             return tuple(self._present.get(zone.reader or "", {}))
+
+    def depth(self, zone_name: str) -> Depth | None:
+        """How deep a stack the zone's reader reads (measured, or the default guess); None if not known."""
+        zone = self._by_name.get(zone_name)
+        if zone is None:
+            raise KeyError(f'no zone "{zone_name}"')
+        return self._depth.get(zone.reader or "")
 
     def snapshot(self) -> dict[str, list[dict[str, str | None]]]:
         """Every reader-watched zone -> the tags in it, with their cards (None if not enrolled)."""
@@ -241,6 +255,7 @@ class TableModel:
         card = self._registry.card_for(event.uid)
         if card is None and event.event == "arrive":
             self._unknown(zone, event)
+        self._check_depth(zone, event.reader, len(present))
         observation = TagSeen(zone.ref(), TagEvent(event.event), event.uid, card, event.table_time).observation(event.source)
         self.delivered += 1
         try:
@@ -248,6 +263,19 @@ class TableModel:
         except Exception:  # the sink's failure must not stop the readers; it is logged with its trace
             log.exception("the observation sink failed on %s", observation)
             self._count(event.reader, "sink_errors")
+
+    def _check_depth(self, zone: Zone, reader: str, count: int) -> None:
+        depth = self._depth.get(reader)
+        if depth is None:
+            return
+        if count < depth.cards:
+            self._at_depth.discard(reader)
+            return
+        if reader in self._at_depth:
+            return
+        self._at_depth.add(reader)
+        self._count(reader, "at_depth")
+        self._raise(at_depth(zone, depth))
 
     def _unknown(self, zone: Zone, event: ReaderEvent) -> None:
         self.unknown_tags += 1
@@ -257,6 +285,9 @@ class TableModel:
             what=f"a tag no one enrolled (uid {event.uid}) arrived at {zone.name}",
             fix=f"take the card off {zone.name}, or enrol its tag at {zone.name}",
         )
+        self._raise(alert)
+
+    def _raise(self, alert: Unexplained) -> None:
         log.warning("%s", alert.what)
         if self._on_alert is not None:
             try:

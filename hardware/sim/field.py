@@ -10,14 +10,23 @@ What the field models (docs/hardware.md, "The pile mechanism", names the sources
   WUPA wakes HALT ones too; a halted tag stays silent as long as it is powered, and forgets it was
   halted when its field goes off (antenna switched off, soft reset), as a real tag loses power;
 - **bit-oriented anticollision**: tags answering together give a collision at the first bit where
-  they differ (CollReg's CollPos, as the driver of miguelbalboa/rfid reads it); tags sending the same
-  bits give no collision;
+  they differ; tags sending the same bits give no collision. CollReg's CollPos counts the bits of the
+  received frame as they lie in the FIFO (from bit 0 of its first byte, so a partial byte's RxAlign
+  known bits count, the whole bytes sent before do not), as NXP's reference reads it
+  (``phhalHw_Rc523``'s exchange, ``phpalI14443p3a_Sw``'s anticollision): beyond 32 it is not valid.
+  Bits after the collision are cleared if the driver cleared ValuesAfterColl (set, as the simulated
+  chip starts, they hold what the air gave, here the OR of the answers; NXP's library and
+  miguelbalboa/rfid both clear it before anticollision);
 - **too many tags answering at once**: beyond ``max_answers`` different answers the reader hears
   nothing decodable and times out (the MFRC522 reports of 3+ tags giving only time-outs); tags
   sending identical bits count as one;
-- **detuning**: tags stacked beyond ``detune_depth`` get too little power to answer at all;
+- **detuning**: tags stacked beyond ``detune_depth`` get too little power to answer at all (the depth
+  comes from a stack table, :mod:`hardware.stacktable`: measured by ``companion hw stack``, or the
+  shipped guess);
 - **crosstalk**: a reader whose antenna is on also reaches the powered tags of its ``neighbours``
-  whose antennas are on too;
+  (miguelbalboa/rfid #589: readers 80 mm apart, each with its own field on, read each other's tags);
+- **reach** (``idle_reach``): a field that is on also powers its neighbours' tags when their own
+  field is off, so a pile's always-on field can read and halt a neighbouring pad's card;
 - **bit errors**: with probability ``bit_error_rate`` an answer arrives with a parity error.
 """
 
@@ -25,7 +34,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from hardware.stacktable import SHIPPED_TABLE, StackTable
 
 REQA = 0x26
 WUPA = 0x52
@@ -40,6 +54,8 @@ REG_FIFO_LEVEL = 0x0A
 REG_CONTROL = 0x0C
 REG_BIT_FRAMING = 0x0D
 REG_COLL = 0x0E
+COLL_VALUES_AFTER = 0x80  # ValuesAfterColl, CollReg's one writable bit (set until a driver clears it)
+COLL_POS_NOT_VALID = 0x20
 REG_TX_CONTROL = 0x14
 REG_VERSION = 0x37
 
@@ -149,17 +165,34 @@ class SimTag:
         return None
 
 
+@cache
+def shipped_depth() -> int:
+    """The shipped stack table's depth (a guess until ``companion hw stack`` replaces it)."""
+    return StackTable.load(SHIPPED_TABLE).depth
+
+
 @dataclass
 class FieldSettings:
     """How forgiving the simulated RF is (defaults: a clean bench)."""
 
     max_answers: int = 2
     """Tags answering one frame together that the reader still decodes (as a collision); beyond: time-out."""
-    detune_depth: int = 24
-    """Tags a reader's stack can hold before the ones on top get too little power to answer."""
+    detune_depth: int = field(default_factory=shipped_depth)
+    """Tags a reader's stack can hold before the ones on top get too little power to answer: the
+    stack table's depth (hardware/sim/stack-table.json, 24 and marked a guess until measured)."""
     bit_error_rate: float = 0.0
     """Probability that an answer arrives with a parity error."""
+    idle_reach: bool = False
+    """A field that is on powers its neighbours' tags too, though their own field is off. Off by default:
+    #589's readers had every field on (it shows reach to a powered tag, not power at 80 mm), and cheap
+    RC522 boards fail NTAG tokens beyond about 1 cm (issue 24); how far a field powers a tag on the
+    table's parts is not measured. On: what a closer layout does (docs/hardware.md, "No lost card")."""
     seed: int = 1
+
+    @classmethod
+    def from_stack_table(cls, path: Path, **settings: Any) -> "FieldSettings":
+        """Settings whose detuning depth is the one ``companion hw stack`` measured (in the table at ``path``)."""
+        return replace(cls(**settings), detune_depth=StackTable.load(path).depth)
 
 
 @dataclass
@@ -201,9 +234,16 @@ class SimChip:
     def antenna_on(self) -> bool:
         return self.alive and self.regs.get(REG_TX_CONTROL, 0) & 0x03 == 0x03
 
+    @property
+    def fed(self) -> bool:
+        """A field reaches this reader's tags: its own, or (``idle_reach``) a neighbour's."""
+        if self.antenna_on:
+            return True
+        return self.settings.idle_reach and any(other.antenna_on for other in self.neighbours)
+
     def powered(self) -> list[SimTag]:
-        """Tags this reader's own field powers: all of them up to the detuning depth."""
-        return self.stack[: self.settings.detune_depth] if self.antenna_on else []
+        """Tags a field powers on this reader: all of them up to the detuning depth."""
+        return self.stack[: self.settings.detune_depth] if self.fed else []
 
     def _repower(self) -> None:
         # A tag that is not powered forgets everything (a halted tag wakes IDLE on its next power-up).
@@ -212,8 +252,14 @@ class SimChip:
             if id(tag) not in live:
                 tag.power_off()
 
+    def _field_changed(self) -> None:
+        self._repower()
+        if self.settings.idle_reach:
+            for other in self.neighbours:
+                other._repower()
+
     def in_reach(self) -> list[SimTag]:
-        """Tags that hear this reader now: its own, and its neighbours' when both antennas are on."""
+        """Tags that hear this reader now: its own, and its neighbours' while a field powers them."""
         if not self.antenna_on:
             return []
         tags = list(self.powered())
@@ -263,7 +309,7 @@ class SimChip:
                 self.fifo = []
                 if was_on:
                     self.field_cycles += 1
-                self._repower()
+                self._field_changed()
             self.regs[reg] = command
         elif reg == REG_COM_IRQ:
             current = self.regs.get(reg, 0)
@@ -277,14 +323,19 @@ class SimChip:
             self.regs[reg] = value & 0x7F
             if value & 0x80 and self.regs.get(REG_COMMAND) == 0x0C:
                 self._exchange(value & 0x07, (value >> 4) & 0x07)
+        elif reg == REG_COLL:
+            self.regs[reg] = (value & COLL_VALUES_AFTER) | (self._coll() & ~COLL_VALUES_AFTER & 0x7F)
         elif reg == REG_TX_CONTROL:
             was_on = self.antenna_on
             self.regs[reg] = value
             if was_on and not self.antenna_on:
                 self.field_cycles += 1
-            self._repower()
+            self._field_changed()
         else:
             self.regs[reg] = value
+
+    def _coll(self) -> int:
+        return self.regs.get(REG_COLL, COLL_VALUES_AFTER | COLL_POS_NOT_VALID)
 
     def _exchange(self, tx_last_bits: int, rx_align: int) -> None:
         data = bytes(self.fifo)
@@ -297,7 +348,8 @@ class SimChip:
         # add up to one signal: they count once towards max_answers and give no collision.
         answers = [list(bits) for bits in {tuple(bits) for bits in heard}]
         self.regs[REG_ERROR] = 0
-        self.regs[REG_COLL] = 0x20  # CollPosNotValid
+        values_after = self._coll() & COLL_VALUES_AFTER
+        self.regs[REG_COLL] = values_after | COLL_POS_NOT_VALID
         if not answers or len(answers) > self.settings.max_answers:
             self.regs[REG_COM_IRQ] = self.regs.get(REG_COM_IRQ, 0) | 0x01  # TimerIRq: nothing decodable
             self.airlog.append((tx_bits, None))
@@ -311,13 +363,15 @@ class SimChip:
                 collision = i
                 break
         if collision is not None:
-            merged = merged[: collision + 1]
-            merged[collision] = 1  # the chip reads a collided bit as 1 (it is not to be trusted)
+            # The tags send to the end of their frame. From the collided bit on, the FIFO holds zeros
+            # (ValuesAfterColl cleared) or what the air gave (set: here the OR of the answers).
+            merged = merged[:collision] + [
+                max(a[i] for a in answers if i < len(a)) if values_after else 0 for i in range(collision, length)
+            ]
             self.regs[REG_ERROR] |= ERR_COLLISION
-            known = 0
-            if len(data) >= 2 and data[0] in SEL_CODES:
-                known = ((data[1] >> 4) - 2) * 8 + (data[1] & 0x07)
-            self.regs[REG_COLL] = (known + collision + 1) & 0x1F  # CollPos, 1..32 (0 means 32)
+            position = rx_align + collision + 1  # CollPos: the collided bit's place in the FIFO's bits, from 1
+            if position <= 32:
+                self.regs[REG_COLL] = values_after | (position & 0x1F)  # 32 reads as 0
         if self.settings.bit_error_rate and self.rng.random() < self.settings.bit_error_rate:
             self.regs[REG_ERROR] |= ERR_PARITY
             if merged:

@@ -60,3 +60,14 @@ def test_call_buttons_and_the_pending_timeout() -> None:
     assert [z.reader for z in loaded.zones] == ["array:0", "button:east:2"]
     assert loaded.pending_timeout_s == 3.0
     assert parse_config(config([]), Path("/tmp/table.toml")).pending_timeout_s == 5.0
+
+
+def test_a_zones_measured_depth_loads_and_a_bad_one_names_its_key() -> None:
+    data = config(["array:0", "array:1"])
+    data["zones"][0]["depth"] = 14
+    loaded = parse_config(data, Path("/tmp/table.toml"))
+    assert [z.depth for z in loaded.zones] == [14, None]
+    for bad, message in ((0, r"zones\[0\].depth: must be at least 1"), ("deep", r"zones\[0\].depth: must be a int")):
+        data["zones"][0]["depth"] = bad
+        with pytest.raises(ConfigError, match=message):
+            parse_config(data, Path("/tmp/table.toml"))

@@ -10,11 +10,16 @@ import pytest
 
 from companion.app.config import ArrayConfig, parse_config
 from companion.app.readers import TableReaders
-from companion.core import Observation, Zone
+from companion.core import Observation, Unexplained, Zone
 from companion.core.zones import PILE
 from companion.core.errors import ConfigError
+from companion.games import get_game
+from companion.log.store import GameLog
+from companion.referee.session import Session
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray
+from hardware.sim.field import FieldSettings
+from hardware.sim.firmware_array import FirmwareArray
 from tests.hardware.helpers import wait_until
 
 RED7, BLUE3 = "0a1b2c3d4e5f60", "c0ffee01"
@@ -92,3 +97,53 @@ def test_a_table_with_two_arrays_names_the_second_ones_channels(tmp_path: Path) 
         ("array:east:0", "pile-8", "red-7"),
         ("array:0", "pile-1", "blue-3"),
     ]
+
+
+def test_a_pile_at_its_measured_depth_alerts_and_the_card_beyond_it_is_not_seen(tmp_path: Path) -> None:
+    # The simulated pile reads exactly as deep as the bench measured (the config's depth): the table
+    # model says so when the stack gets there, and the next card, beyond it, is indeed never reported.
+    depth = 4
+    cards = [f"04{n:02x}2230a1b2{n:02x}" for n in range(depth + 1)]
+    registry = TagRegistry(tmp_path / "tags.json", "escape-master")
+    for n, uid in enumerate(cards):
+        registry.enrol(uid, f"red-{n + 1}")
+    sim = FirmwareArray(1, kinds=["pile"], settings=FieldSettings(detune_depth=depth), link=tmp_path / "array", heartbeat_ms=200)
+    with sim:
+        config = parse_config(
+            {
+                "game": {"id": "escape-master", "players": ["anna", "ben"], "setup": {"dealer": "anna"}},
+                "tags": {"registry": "tags.json"},
+                "array": {"port": sim.port},
+                "zones": [{"name": "pile-1", "kind": "pile", "index": 1, "reader": "array:0", "depth": depth}],
+            },
+            tmp_path / "table.toml",
+        )
+        observations: list[Observation] = []
+        alerts: list[Unexplained] = []
+        game_log = GameLog(tmp_path / "game.sqlite")
+        session = Session(get_game("escape-master"), game_log, config.header)
+        session.start()
+
+        def sink(observation: Observation) -> object:
+            observations.append(observation)
+            return session.submit(observation)
+
+        try:
+            with TableReaders.from_config(config, sink, on_health=session.report_health, on_alert=alerts.append, debounce_s=0) as hardware:
+                wait_until(lambda: hardware.health.status("array:0")["status"] == "ok", what="the pile's reader")
+                for uid in cards[:depth]:
+                    sim.place(0, uid)
+                wait_until(lambda: len(observations) == depth, what="the cards the pile reads")
+                assert [a.what for a in alerts] == [
+                    "pile-1 holds 4 cards, as many as its reader is measured to read, so a card laid on top will not be seen"
+                ]
+                # The session's board carries the reader's health, with the count of such alerts.
+                wait_until(lambda: session.board()["health"].get("array:0", {}).get("at_depth") == 1, what="the board's health")
+                sim.place(0, cards[depth], wait=False)
+                rounds = sim.rounds
+                wait_until(lambda: sim.rounds > rounds + 20, what="twenty polls over the fifth card")
+        finally:
+            session.stop()
+            game_log.close()
+    assert [o.payload["uid"] for o in observations] == cards[:depth]
+    assert hardware.table.present("pile-1") == tuple(cards[:depth])

@@ -59,7 +59,7 @@ class Service:
 
 @pytest.fixture
 def array(tmp_path: Path) -> Iterator[FirmwareArray]:
-    sim = FirmwareArray(2, kinds=["pile", "pad"], neighbours=[(0, 1)], link=tmp_path / "array", heartbeat_ms=HEARTBEAT_MS)
+    sim = FirmwareArray(2, kinds=["pile", "pad"], link=tmp_path / "array", heartbeat_ms=HEARTBEAT_MS)
     sim.plug()
     try:
         yield sim

@@ -12,6 +12,7 @@ from companion.core import zones as kinds
 from companion.core.readers import ReaderEvent
 from companion.games.everest.table import GRID
 from companion.games.horrible_mountain_2.table import TABLE_SLOT
+from companion.table.depth import DEFAULT_ARRAY_DEPTH, Depth, StackAtDepth
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from hardware.health import HealthBoard
@@ -173,3 +174,41 @@ def test_readers_on_many_threads_lose_nothing(registry: TagRegistry) -> None:
     for i in range(4):  # each reader's own order is kept
         mine = [(o.payload["event"], o.payload["uid"]) for o in out if o.source == f"array:{i}"]
         assert mine == [(e, f"{i:02x}{n:06x}") for n in range(250) for e in ("arrive", "depart")]
+
+
+def test_a_pile_reaching_its_readers_measured_depth_raises_one_alert_until_it_drops(tmp_path: Path) -> None:
+    registry = TagRegistry(tmp_path / "tags.json", "escape-master")
+    cards = [f"0a1b2c3d4e5f{n:02x}" for n in range(5)]
+    for n, uid in enumerate(cards):
+        registry.enrol(uid, f"red-{n + 1}")
+    pile = Zone("pile-1", kinds.PILE, index=1, reader="array:0", depth=3)
+    alerts: list[Unexplained] = []
+    health = HealthBoard()
+    with TableModel([pile], registry, lambda o: None, on_alert=alerts.append, health=health, debounce_s=0) as table:
+        assert table.depth("pile-1") == Depth(3, True)
+        for uid in cards[:2]:
+            table.reader_event(ev("arrive", uid))
+        assert alerts == []
+        table.reader_event(ev("arrive", cards[2]))
+        assert len(alerts) == 1 and isinstance(alerts[0], StackAtDepth) and alerts[0].zone == "pile-1"
+        assert alerts[0].what == "pile-1 holds 3 cards, as many as its reader is measured to read, so a card laid on top will not be seen"
+        table.reader_event(ev("arrive", cards[3]))  # a reader that does see a fourth: no second alert for one stack
+        assert len(alerts) == 1 and health.status("array:0")["at_depth"] == 1
+        table.reader_event(ev("depart", cards[3]))
+        table.reader_event(ev("depart", cards[2]))
+        table.reader_event(ev("arrive", cards[4]))  # back to three after dropping below: alerted again
+        assert len(alerts) == 2 and health.status("array:0")["at_depth"] == 2
+
+
+def test_an_array_reader_with_no_measured_depth_gets_the_default_guess_and_says_so(registry: TagRegistry) -> None:
+    alerts: list[Unexplained] = []
+    stranger = [f"1122334455{n:04x}" for n in range(DEFAULT_ARRAY_DEPTH)]
+    with TableModel([PILE, HAND, CAMERA_ONLY], registry, lambda o: None, on_alert=alerts.append, debounce_s=0) as table:
+        assert table.depth("pile-1") == Depth(DEFAULT_ARRAY_DEPTH, False)
+        assert table.depth("hand-anna") is None and table.depth("grid") is None  # an nfcpy reader, a camera zone
+        table.resync("array:0", stranger, 5.0, judge=False)  # a restart finds the pile that deep already
+    (alert,) = [a for a in alerts if isinstance(a, StackAtDepth)]
+    assert alert.what == (
+        f"pile-1 holds {DEFAULT_ARRAY_DEPTH} cards, as many as its reader is assumed to read (a guess: no depth is "
+        "configured for pile-1), so a card laid on top will not be seen"
+    )

@@ -5,9 +5,10 @@ registry (:class:`~companion.app.readers.TableReaders`, as ``companion serve`` w
 A zone's reader ``array:N`` / ``array:NAME:N`` is channel N of that array; ``button:N`` /
 ``button:NAME:N`` a call button on its input N. Channels under zones whose kind the plan says
 stacks (``SensorPlan.stacks``) are *pile* readers (cards stack up, each new one read as it lands);
-the rest are *pads*. A player's own zones lie side by side, so on one array they are neighbours that
-can hear each other's tags (the firmware switches pad antennas so they do not), except two piles,
-which a table lays apart (the firmware refuses neighbouring piles). Only the cards are imaginary:
+the rest are *pads*. A player's own pads lie side by side, so on one array they are neighbours that
+can hear each other's tags (the firmware switches pad antennas so they do not); a pile lies ~8 cm
+from every other reader, as a real table must lay it (the firmware refuses a pile next to a pile or
+a pad: a card landing on it could be read and halted by the neighbour, docs/hardware.md). Only the cards are imaginary:
 each gets a made-up UID, enrolled as ``companion enroll`` would.
 """
 
@@ -63,7 +64,7 @@ class _ArrayPlan:
         out = []
         for channels in self.by_player.values():
             for i, a in enumerate(channels):
-                out += [(a, b) for b in channels[i + 1 :] if not (a in self.piles and b in self.piles)]
+                out += [(a, b) for b in channels[i + 1 :] if a not in self.piles and b not in self.piles]
         return out
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from companion.contract.game import Game
 from companion.core import Header, Move, Observation, ObservationKind
-from companion.core.sources import REFEREE, player_link
+from companion.core.sources import REFEREE, link_source
 from companion.games import game_ids, get_game, get_spec
 from companion.log.fold import Folded, folds, replay
 from companion.log.store import GameLog
@@ -77,7 +77,7 @@ def _play(table: Table, moves: list[Move], rng: random.Random) -> dict[str, int]
     for n, m in enumerate(moves):
         entry = game.codec.to_json(m)
         # A player's move comes through their own link (only such an entry is theirs to take back).
-        source = player_link(m.by) if m.by is not None else REFEREE
+        source = link_source(m.by) if m.by is not None else REFEREE
         [row] = table.send(table.obs(ObservationKind.MOVE, entry, source))
         applied = row.verdict is not None and row.verdict["ok"]
         roll = rng.randrange(7)
@@ -87,7 +87,7 @@ def _play(table: Table, moves: list[Move], rng: random.Random) -> dict[str, int]
             table.send(table.obs(ObservationKind.MOVE, entry, source))
             done["undo"] += 1
         elif applied and m.by is not None and roll == 1:  # the player takes back their own entry
-            [undo] = table.send(table.obs(ObservationKind.UNDO, {"player": m.by}, player_link(m.by)))
+            [undo] = table.send(table.obs(ObservationKind.UNDO, {"player": m.by}, link_source(m.by)))
             assert undo.error is None
             table.send(table.obs(ObservationKind.MOVE, entry, source))
             done["player_undo"] += 1
@@ -158,7 +158,7 @@ def test_an_alert_stands_until_a_move_is_read_at_its_zone(tmp_path: Path) -> Non
     table.send(table.obs(ObservationKind.UNDO, {}, "web:referee"))  # a take-back clears no alert
     table.send(table.obs(ObservationKind.TAG, {**other, "event": "arrive", "uid": "04cc", "card": "c2"}))  # illegal: anna's turn
     assert table.session.alerts == {} and table.session.counters["illegal"] == 1
-    table.send(move({"by": "anna", "do": "take", "n": 3}, source=player_link("anna")))
+    table.send(move({"by": "anna", "do": "take", "n": 3}, source=link_source("anna")))
     table.send(table.obs(ObservationKind.UNDO, {"player": "anna"}, "web:anna"))  # a log from before links said so
     table.send(table.obs(ObservationKind.UNDO, {"player": "anna"}, "web:anna"))  # refused: already taken back
     assert table.session.counters["errors"] == 1

@@ -31,7 +31,7 @@ class OfferKey:
     """What an offer depends on."""
 
     game: str
-    """The game instance (the key its player links are bound to)."""
+    """The game instance (:attr:`Session.instance`): a new game's rows start again at 1."""
     seq: int
     """The log row the state stands at."""
     viewer: str | None

@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
 from companion.core import ObservationKind
-from companion.core.sources import player_link
+from companion.core.sources import link_source
 from web import table_session
 from web.auth import check_csrf, csrf_token
 from web.entries import json_body, submit_entry
@@ -59,4 +59,4 @@ def player_move(player: str, token: str) -> Any:
         return Response('send {"move": {...notation move...}}\n', status=400, mimetype="text/plain")
     if move.get("by", player) != player:
         return Response("a player may only enter their own moves\n", status=403, mimetype="text/plain")
-    return submit_entry(ObservationKind.MOVE, {**move, "by": player}, player_link(player))
+    return submit_entry(ObservationKind.MOVE, {**move, "by": player}, link_source(player))

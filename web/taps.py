@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import Observation, ObservationKind
-from companion.core.sources import player_link
+from companion.core.sources import link_source
 from companion.entry.builder import Draft, offer
 from companion.core.errors import NotationError
 from web import table_session
@@ -52,7 +52,7 @@ def _offer(viewer: str | None, by: str | None, link: str | None) -> Any:
     session_ = table_session(current_app)
     state, seq = session_.snapshot()  # states are immutable: the offer is worked out off the lock
     cache = offer_cache(current_app)
-    key = OfferKey(current_app.config["GAME_KEY"], seq, viewer, draft.key())
+    key = OfferKey(session_.instance, seq, viewer, draft.key())
     body = cache.get(key)
     if body is None:
         refused = offer_refused(link)
@@ -99,7 +99,7 @@ def player_take_back_preview(player: str, token: str) -> Any:
 def player_take_back(player: str, token: str) -> Any:
     player_or_404(player, token)
     check_csrf()
-    return _take_back({"player": player}, player_link(player))
+    return _take_back({"player": player}, link_source(player))
 
 
 @bp.get("/api/referee/take-back")

@@ -1,7 +1,7 @@
 """Who put an observation into the log, as its ``source`` says (issue 26, hole 4).
 
 Every row keeps its observation's source, and the log's chain covers it. A person's entry from a page
-names who entered it: :data:`REFEREE` from the referee's console, :func:`player_link` from that player's
+names who entered it: :data:`REFEREE` from the referee's console, :func:`link_source` from that player's
 own link. Any other source is not a player's link: a reader (``nfc:usb:0``, ``array:3``), the camera, a
 tool. What a row may be taken back by follows from it (:func:`companion.log.fold.take_back_check`): a
 player takes back only what their own link entered; the referee anything.
@@ -17,7 +17,7 @@ _OLD_WEB = "web:"
 """Logs written before the links said so: a player's link wrote ``web:<name>``, and nothing else did."""
 
 
-def player_link(player: str) -> str:
+def link_source(player: str) -> str:
     """The source of an entry made through ``player``'s own link."""
     return PLAYER_LINK + player
 

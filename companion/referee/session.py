@@ -381,6 +381,13 @@ class Session:
     REPEAT_WINDOW = 20
     """How many of the last rows a take-back looks through for the one it repeats."""
 
+    @property
+    def instance(self) -> str:
+        """This game's key: the first 16 hex of its log's header-row hash ("" for an empty log). A new
+        game is a new log whose seqs start again at 1; the venue and the offer cache key rows by it."""
+        first = self.log.row(1)
+        return first.hash[:16] if first is not None else ""
+
     def take_back(self, obs: Observation) -> tuple[LogRow, bool]:
         """A person's take-back (an undo naming the row it takes back): processed and logged, unless it
         repeats the take-back already made of that row (a double tap, a retried request); then the row

@@ -48,12 +48,6 @@ QUEUE_LIMIT = 1000
 REPLAY_BATCH = 200
 
 
-def instance_of(session: Session) -> str:
-    """This game's instance key: the first 16 hex of its log's header-row hash ("" for an empty log)."""
-    first = session.log.row(1)
-    return first.hash[:16] if first is not None else ""
-
-
 def _bound_queue(client: mqtt.Client) -> None:
     client.max_queued_messages_set(QUEUE_LIMIT)
 
@@ -64,7 +58,7 @@ class TablePublisher:
     def __init__(self, session: Session, config: BrokerConfig) -> None:
         self.session = session
         self.config = config
-        self.instance = instance_of(session)
+        self.instance = session.instance
         self.counters = {
             "published": 0, "dropped": 0, "replays": 0, "errors": 0, "foreign": 0, "held": 0,
             "disconnects": 0, "callback_errors": 0, "network_restarts": 0,

@@ -32,7 +32,7 @@ from tests.conftest import StepClock
 from tests.serving import Served, serve
 from tests.web.client import Browser, Client
 from web import limits as L
-from web.auth import player_token
+from web.links import player_link
 from web.offers import OfferCache, OfferKey
 
 SPEC = get_spec("escape-house")
@@ -58,8 +58,7 @@ class House:
         self.session = served.session
 
     def link(self, player: str) -> str:
-        app = self.served.web.app
-        return f"/api/p/{player}/{player_token(app.config['TABLE_SECRET'], app.config['GAME_KEY'], player)}"
+        return "/api" + player_link(self.served.web.app, player)
 
     def offer_path(self, player: str, draft: dict[str, Any]) -> str:
         return self.link(player) + "/offer?draft=" + urllib.parse.quote(json.dumps(draft))

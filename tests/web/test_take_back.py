@@ -12,18 +12,17 @@ from __future__ import annotations
 from typing import Any
 
 from companion.core import Observation, ObservationKind
-from companion.core.sources import REFEREE, player_link
+from companion.core.sources import REFEREE, link_source
 from tests.serving import Served
 from tests.web.client import Answer, Browser
-from web.auth import player_token
+from web.links import player_link
 
 PIN = "123456"
 PAD = {"zone": "pad-anna", "zone_kind": "hand_pad", "player": "anna", "index": None}
 
 
 def link(served: Served, player: str) -> str:
-    app = served.web.app
-    return f"/api/p/{player}/{player_token(app.config['TABLE_SECRET'], app.config['GAME_KEY'], player)}"
+    return "/api" + player_link(served.web.app, player)
 
 
 class Seats:
@@ -99,11 +98,11 @@ def test_a_player_cannot_take_back_a_readers_row(served: Served) -> None:
 def test_a_player_takes_back_their_own_entry_and_the_referee_anyones(served: Served) -> None:
     seats = Seats(served)
     seq = seats.anna_takes(2)
-    assert seats.session.log.row(seq).source == player_link("anna")
+    assert seats.session.log.row(seq).source == link_source("anna")
     assert seats.anna_preview()["seq"] == seq
     assert seats.anna_takes_back(seq).status == 200 and seats.left() == 7
     undo = seats.session.log.row(seats.session.log.last_seq)
-    assert undo.kind == "undo" and undo.source == player_link("anna") and undo.error is None
+    assert undo.kind == "undo" and undo.source == link_source("anna") and undo.error is None
     # The same entry again, taken back by the referee this time.
     seq = seats.anna_takes(3)
     assert seats.referee_takes_back(seq).status == 200 and seats.left() == 7

@@ -77,7 +77,13 @@ def _play(table: Table, moves: list[Move], rng: random.Random) -> dict[str, int]
     for n, m in enumerate(moves):
         entry = game.codec.to_json(m)
         # A player's move comes through their own link (only such an entry is theirs to take back).
-        source = link_source(m.by) if m.by is not None else REFEREE
+        # The playout's deliberate illegal attempts come as a script sends them, naming the very copy:
+        # from a page, a copy the player does not hold is settled to one they do (Game.settle), the
+        # attempt becomes legal and the game leaves the playout's path.
+        if not game.judge(table.session.state, m).ok:
+            source = "script"
+        else:
+            source = link_source(m.by) if m.by is not None else REFEREE
         [row] = table.send(table.obs(ObservationKind.MOVE, entry, source))
         applied = row.verdict is not None and row.verdict["ok"]
         roll = rng.randrange(7)

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import http.client
 import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
-from companion.app.config import WebConfig
+from companion.app.config import WebConfig, load_config
 from companion.app.service import WebServer, start_web
+from companion.app.table_service import TableService
 from companion.referee.session import Session
 
 
@@ -74,3 +80,19 @@ class SSEReader:
 def serve(session: Session, threads: int = 8) -> Served:
     session.start()
     return Served(session, start_web(session, WebConfig(host="127.0.0.1", port=0, threads=threads), pin="123456"))
+
+
+@contextmanager
+def console_table(folder: Path, pin: str, game: str = "everest") -> Iterator[TableService]:
+    """A table as a person starts one: ``companion init --no-hardware`` in ``folder``, then the table
+    service on a free local port with referee PIN ``pin``; stopped after."""
+    config = folder / "table.toml"
+    subprocess.run(
+        [sys.executable, "-m", "companion", "init", str(config), "--game", game, "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
+        check=True, capture_output=True, cwd=folder,
+    )
+    service = TableService(load_config(config), pin=pin).start()
+    try:
+        yield service
+    finally:
+        service.stop()

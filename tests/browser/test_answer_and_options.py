@@ -3,21 +3,18 @@ tap was, however long the page (MEDIUM 4), and the console's Options stay open t
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.app.config import load_config
 from companion.app.table_service import TableService
 from companion.games.escape_master import GAME as EM
 from companion.log.store import GameLog
 from companion.referee.session import Session
 from tests.games.test_escape_master_support import A, B, C, header
-from tests.serving import Served, serve
+from tests.serving import Served, console_table, serve
 from web.links import player_link
 
 pytestmark = pytest.mark.browser
@@ -82,14 +79,8 @@ def test_the_answer_to_a_tap_is_in_view(chromium: Any, dealing: Served) -> None:
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableService]:
-    config = tmp_path / "table.toml"
-    subprocess.run(
-        [sys.executable, "-m", "companion", "init", str(config), "--game", "everest", "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
-        check=True, capture_output=True, cwd=tmp_path,
-    )
-    service = TableService(load_config(config), pin=PIN).start()
-    yield service
-    service.stop()
+    with console_table(tmp_path, PIN) as service:
+        yield service
 
 
 def test_the_options_stay_open_through_taps(chromium: Any, table: TableService) -> None:

@@ -4,16 +4,14 @@ page whose player the next game does not seat goes to the scoreboard."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.app.config import load_config
 from companion.app.table_service import TableService
+from tests.serving import console_table
 from tests.web.client import Browser, player_links
 
 pytestmark = pytest.mark.browser
@@ -24,14 +22,8 @@ WAIT_MS = 15_000
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableService]:
-    config = tmp_path / "table.toml"
-    subprocess.run(
-        [sys.executable, "-m", "companion", "init", str(config), "--game", "everest", "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
-        check=True, capture_output=True, cwd=tmp_path,
-    )
-    service = TableService(load_config(config), pin=PIN).start()
-    yield service
-    service.stop()
+    with console_table(tmp_path, PIN) as service:
+        yield service
 
 
 def _phone(chromium: Any, url: str, errors: list[str]) -> Any:

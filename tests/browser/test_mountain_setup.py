@@ -5,16 +5,14 @@ laid out as a pyramid, and all 31 cards tap through it to a started game."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.app.config import load_config
 from companion.app.table_service import TableService
+from tests.serving import console_table
 
 pytestmark = pytest.mark.browser
 
@@ -46,14 +44,8 @@ FACES = """() => [...document.querySelectorAll('[data-setup] [data-tap^="setup:"
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableService]:
-    config = tmp_path / "table.toml"
-    subprocess.run(
-        [sys.executable, "-m", "companion", "init", str(config), "--game", "everest", "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
-        check=True, capture_output=True, cwd=tmp_path,
-    )
-    service = TableService(load_config(config), pin=PIN).start()
-    yield service
-    service.stop()
+    with console_table(tmp_path, PIN) as service:
+        yield service
 
 
 def _tap(page: Any, selector: str) -> None:

@@ -5,8 +5,6 @@ resumes the console's game without asking."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +15,7 @@ from companion.log.store import GameLog
 from companion.log.files import console_game
 from companion.app.table_service import TableService
 from companion.games import specs
+from tests.serving import console_table
 from tests.games.scenes import scene
 from tests.web.client import Browser
 
@@ -25,14 +24,8 @@ PIN = "24681357"
 
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableService]:
-    config = tmp_path / "table.toml"
-    subprocess.run(
-        [sys.executable, "-m", "companion", "init", str(config), "--game", "everest", "--no-hardware", "--host", "127.0.0.1", "--port", "0"],
-        check=True, capture_output=True, cwd=tmp_path,
-    )
-    service = TableService(load_config(config), pin=PIN).start()
-    yield service
-    service.stop()
+    with console_table(tmp_path, PIN) as service:
+        yield service
 
 
 def _console(service: TableService) -> tuple[Browser, str]:

@@ -9,11 +9,15 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from companion.app.config import WebConfig, load_config
 from companion.app.service import WebServer, start_web
 from companion.app.table_service import TableService
+from companion.contract.game import Game
+from companion.core import Header
+from companion.log.store import GameLog
 from companion.referee.session import Session
 
 
@@ -96,3 +100,17 @@ def console_table(folder: Path, pin: str, game: str = "everest") -> Iterator[Tab
         yield service
     finally:
         service.stop()
+
+
+@contextmanager
+def served_game(path: Path, game: Game[Any], header: Header, threads: int = 8) -> Iterator[Served]:
+    """A session of ``game`` on a new log at ``path``, served on a free local port; closed after."""
+    game_log = GameLog(path)
+    session = Session(game, game_log, header)
+    served = serve(session, threads=threads)
+    try:
+        yield served
+    finally:
+        served.web.close()
+        session.stop()
+        game_log.close()

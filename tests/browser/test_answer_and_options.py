@@ -11,10 +11,8 @@ import pytest
 
 from companion.app.table_service import TableService
 from companion.games.escape_master import GAME as EM
-from companion.log.store import GameLog
-from companion.referee.session import Session
 from tests.games.test_escape_master_support import A, B, C, header
-from tests.serving import Served, console_table, serve
+from tests.serving import Served, console_table, served_game
 from web.links import player_link
 
 pytestmark = pytest.mark.browser
@@ -30,15 +28,8 @@ IN_VIEW = """(selector) => {
 
 @pytest.fixture
 def dealing(tmp_path: Path) -> Iterator[Served]:
-    game_log = GameLog(tmp_path / "em.sqlite")
-    session = Session(EM, game_log, header(None, players=[A, B, C]))
-    served = serve(session, threads=16)
-    try:
+    with served_game(tmp_path / "em.sqlite", EM, header(None, players=[A, B, C]), threads=16) as served:
         yield served
-    finally:
-        served.web.close()
-        session.stop()
-        game_log.close()
 
 
 def _in_view(page: Any, selector: str) -> None:

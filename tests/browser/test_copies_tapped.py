@@ -12,10 +12,8 @@ import pytest
 
 from companion.core import Observation, ObservationKind
 from companion.games.escape_master import GAME as EM
-from companion.log.store import GameLog
-from companion.referee.session import Session
 from tests.games.test_escape_master_support import A, B, C, header
-from tests.serving import Served, serve
+from tests.serving import Served, served_game
 from web.links import player_link
 
 pytestmark = pytest.mark.browser
@@ -25,15 +23,8 @@ WAIT_MS = 15_000
 
 @pytest.fixture
 def dealing(tmp_path: Path) -> Iterator[Served]:
-    game_log = GameLog(tmp_path / "em.sqlite")
-    session = Session(EM, game_log, header(None, players=[A, B, C]))
-    served = serve(session, threads=16)
-    try:
+    with served_game(tmp_path / "em.sqlite", EM, header(None, players=[A, B, C]), threads=16) as served:
         yield served
-    finally:
-        served.web.close()
-        session.stop()
-        game_log.close()
 
 
 def test_the_first_start_card_tapped_is_dealt_though_anna_holds_that_copy(chromium: Any, dealing: Served) -> None:

@@ -32,6 +32,12 @@ def entered_through_link(source: str) -> str | None:
     return None
 
 
+def entered_on_a_page(source: str) -> bool:
+    """Whether a person entered it by tapping on a page (a player's link or the referee's console),
+    rather than a reader, the camera, a notation file or a script naming the very card."""
+    return source == REFEREE or entered_through_link(source) is not None
+
+
 def entered_by(source: str) -> str:
     """Who entered a row, as a refusal says it: "by the referee", "through anna's link", "from array:3"."""
     if source == REFEREE:

@@ -27,7 +27,7 @@ from companion.core import (
     Unexplained,
 )
 from companion.core.errors import CompanionError, LogError, NotationError
-from companion.core.sources import entered_through_link
+from companion.core.sources import entered_on_a_page, entered_through_link
 from companion.contract.game import Game
 from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
@@ -36,8 +36,6 @@ from companion.log.public import public_row
 
 log = logging.getLogger(__name__)
 
-PAGE_SOURCE = "web:"
-"""The source of every entry made on a page (a player link's ``web:player:<name>``, the console's ``web:referee``; old logs' ``web:<name>``): a person tapping."""
 PENDING_SOURCE = "referee:pending"
 """The source of the referee's alert for a move the table began and left unfinished."""
 
@@ -73,6 +71,7 @@ class Session:
     def __init__(self, game: Game[Any], log_: GameLog, header: Header | None = None, clock: Clock | None = None) -> None:
         self.game = game
         self.log = log_
+        self._instance = ""  # the log's header-row key, read once it is there (see instance)
         self.clock: Clock = clock or SystemClock()
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
@@ -222,7 +221,7 @@ class Session:
                 return self._unfinished(obs.payload["pending"], folded, seq), None
             return FoldRow(seq, kind.value, source=source), None
         result = self.game.interpret(folded.state, obs)
-        if isinstance(result, Move) and kind is ObservationKind.MOVE and obs.source.startswith(PAGE_SOURCE):
+        if isinstance(result, Move) and kind is ObservationKind.MOVE and entered_on_a_page(obs.source):
             # A person tapping names a card, not a copy of it (Game.settle); a reader's tag, a notation
             # file or a script names the very copy and is judged as named.
             result = self.game.settle(folded.state, result)
@@ -384,9 +383,12 @@ class Session:
     @property
     def instance(self) -> str:
         """This game's key: the first 16 hex of its log's header-row hash ("" for an empty log). A new
-        game is a new log whose seqs start again at 1; the venue and the offer cache key rows by it."""
-        first = self.log.row(1)
-        return first.hash[:16] if first is not None else ""
+        game is a new log whose seqs start again at 1; the venue and the offer cache key rows by it.
+        Read once the header row is there (it never changes): every offer asks for it."""
+        if not self._instance:
+            first = self.log.row(1)
+            self._instance = first.hash[:16] if first is not None else ""
+        return self._instance
 
     def take_back(self, obs: Observation) -> tuple[LogRow, bool]:
         """A person's take-back (an undo naming the row it takes back): processed and logged, unless it

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.games import get_spec
 from companion.log.store import GameLog
 
 pytestmark = pytest.mark.slow
@@ -63,21 +64,41 @@ def test_the_demo_plays_a_whole_game_through_the_readers(tmp_path: Path) -> None
 
 
 def test_demo_game_prints_each_games_share_and_ends_with_the_sum(tmp_path: Path) -> None:
+    # A recorded game (--play): the command that plays the acceptance and generated games (their
+    # share is tests/contract/test_sensors.py's, through the same runner) on one short file.
+    recorded = get_spec("escape-master").acceptance_files()
+    scripted = next(path for path in recorded if path.stem == "scripted")
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "demo", "--game", "escape-master", "--fast", "--generated", "0", "--dir", str(tmp_path / "share")],
+        [sys.executable, "-m", "companion", "demo", "--game", "escape-master", "--fast", "--generated", "0",
+         "--play", str(scripted), "--dir", str(tmp_path / "share")],
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     lines = result.stdout.strip().splitlines()
-    per_game = [line for line in lines if ".jsonl: sensor share:" in line]
-    assert len(per_game) == 3, result.stdout  # one line per acceptance game
+    per_game = [line.split(":")[0] for line in lines if ": sensor share:" in line and not line.startswith("sensor share")]
+    assert per_game == ["scripted.jsonl"], result.stdout  # one line a game
     last = re.fullmatch(r"sensor share: (\d+\.\d)% of (\d+) moves \((\d+) entered by tapping, (\d+) misread\)", lines[-1])
     assert last, lines[-1]
     share, moves, entered, misread = float(last[1]), int(last[2]), int(last[3]), int(last[4])
-    assert moves == 53 + 86 + 170 and misread == 0
+    assert moves == 53 and misread == 0
     assert share == round(100 * (moves - entered) / moves, 1)
+
+
+def test_demo_game_refuses_a_recorded_game_of_another_game_or_a_broken_file(tmp_path: Path) -> None:
+    other = get_spec("the-mountain").acceptance_files()[0]
+    header = get_spec("escape-master").acceptance_files()[0].read_text(encoding="utf-8").splitlines()[0]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text(header + '\n{"by": "a", "do": \n', encoding="utf-8")
+    for path, said in ((other, f"{other.name} is a game of the-mountain, not escape-master"),
+                       (tmp_path / "missing.jsonl", "missing.jsonl"), (broken, "line 2")):
+        result = subprocess.run(
+            [sys.executable, "-m", "companion", "demo", "--game", "escape-master", "--fast", "--generated", "0",
+             "--play", str(path), "--dir", str(tmp_path / "share")],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert result.returncode != 0 and said in result.stderr and "Traceback" not in result.stderr, result.stderr
 
 
 def test_demo_game_refuses_a_game_with_no_sensor_plan_or_no_such_game(tmp_path: Path) -> None:

@@ -22,6 +22,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--game", help="play this game's acceptance and generated games through its sensors and print the share")
     p.add_argument("--fast", action="store_true", help="with --game: play as fast as the pipeline settles")
     p.add_argument("--generated", type=int, default=20, help="with --game: how many generated games after the acceptance ones")
+    p.add_argument("--play", nargs="+", type=Path, metavar="FILE",
+                   help="with --game: play these notation files (a game you recorded) instead of the acceptance games")
     p.set_defaults(run=run)
 
 
@@ -37,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _share(args: argparse.Namespace) -> int:
-    from companion.demo.measure import TableGame, measure, table_games
+    from companion.demo.measure import TableGame, file_games, measure, table_games
+    from companion.core.errors import NotationError
     from companion.demo.account import Report, share_line
     from companion.games import game_ids, get_spec
 
@@ -52,7 +55,16 @@ def _share(args: argparse.Namespace) -> int:
     def each(game: TableGame, report: Report) -> None:
         print(f"{game.name}: {share_line(report)}", flush=True)
 
-    games = list(table_games(spec, args.generated, seed=args.seed))
+    games = list(table_games(spec, args.generated, seed=args.seed, acceptance=not args.play))
+    if args.play:
+        try:
+            recorded = list(file_games(args.play))
+        except (OSError, NotationError) as exc:
+            raise SystemExit(f"companion demo: {exc}") from None
+        for game in recorded:
+            if game.header.game != spec.id:
+                raise SystemExit(f"companion demo: {game.name} is a game of {game.header.game}, not {spec.id}")
+        games = recorded + games
     report = measure(spec, games, Path(args.dir), fast=args.fast or args.speed == 0, pace=args.speed or 1.0, each=each)
     print("\n".join(report.lines()))
     return 0 if not report.misread_on_legal_play() else 1

@@ -39,13 +39,18 @@ class TableGame:
 def table_games(spec: GameSpec, generated: int, seed: int = 1, acceptance: bool = True) -> Iterator[TableGame]:
     """The game's acceptance files (when ``acceptance``), then ``generated`` seeded playouts."""
     if acceptance:
-        for path in spec.acceptance_files():
-            with path.open(encoding="utf-8") as handle:
-                record = read_notation(handle)
-            yield TableGame(path.name, record.header, tuple(move for _, move in record.moves))
+        yield from file_games(spec.acceptance_files())
     for k in range(generated):
         header, moves = spec.playout(seed + k, max_moves=GENERATED_MOVES, illegal_every=ILLEGAL_EVERY)
         yield TableGame(f"generated seed {seed + k}", header, tuple(moves))
+
+
+def file_games(paths: Sequence[Path]) -> Iterator[TableGame]:
+    """The games written in these notation files, each named by its file."""
+    for path in paths:
+        with path.open(encoding="utf-8") as handle:
+            record = read_notation(handle)
+        yield TableGame(path.name, record.header, tuple(move for _, move in record.moves))
 
 
 def play_through(

@@ -73,6 +73,7 @@ def _start(config: Path, *flags: str) -> tuple[subprocess.Popen[str], str, str]:
             break
         if m := re.match(r"scoreboard: (http://\S+/)", line):
             url = m.group(1)
+            assert f"the public log: {url}log" in line
         # Not a terminal (like systemd's journal): the PIN and links go to a file only its owner reads.
         if m := re.match(r"referee PIN and player links: in (\S+) ", line):
             access = Path(m.group(1))
@@ -150,3 +151,23 @@ def test_serve_without_the_setup_a_game_needs_says_which_key(tmp_path: Path) -> 
     assert result.returncode == 2
     assert "game.setup" in result.stderr and "evil_master" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_serve_takes_its_address_from_the_command_line_over_the_config(tmp_path: Path) -> None:
+    config = tmp_path / "table.toml"
+    subprocess.run([sys.executable, "-m", "companion", "init", str(config), "--game", "the-mountain", "--no-hardware"],
+                   check=True, capture_output=True, cwd=tmp_path, timeout=60)
+    assert "port = 8000" in config.read_text(encoding="utf-8")  # every interface, port 8000 in the file
+    proc, url, _ = _start(config, "--host", "127.0.0.1", "--port", "0")
+    try:
+        assert url.startswith("http://127.0.0.1:") and not url.endswith(":8000/")
+        assert "scoreboard" in _board(url)
+        with urllib.request.urlopen(url + "log", timeout=10) as resp:  # the public log the welcome names
+            assert resp.status == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(30) == 0
+    for flag, value, said in (("--port", "70000", "70000 is not a TCP port"), ("--port", "http", "'http' is not a port number")):
+        result = subprocess.run([sys.executable, "-m", "companion", "serve", "--config", str(config), flag, value],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2 and said in result.stderr and "Traceback" not in result.stderr, result.stderr

@@ -237,7 +237,7 @@ def print_welcome(
     import segno
 
     shown = public or url
-    print(f"scoreboard: {shown}   (big screen: {shown}big)")
+    print(f"scoreboard: {shown}   (big screen: {shown}big; the public log: {shown}log)")
     if terminal is None:
         terminal = sys.stdout.isatty()
     written: Path | None = None

@@ -16,6 +16,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,8 @@ def add_parser(sub: Any) -> None:
     i.set_defaults(run=init)
     s = sub.add_parser("serve", help="run the companion for the table in a config file")
     s.add_argument("--config", required=True)
+    s.add_argument("--host", help="serve on this address instead of the config's [web] host")
+    s.add_argument("--port", type=_port, help="serve on this port instead of the config's [web] port (0 = any free port)")
     when = s.add_mutually_exclusive_group()
     when.add_argument("--resume", action="store_true", help="if the log's game differs from the config's, resume the log's game")
     when.add_argument(
@@ -60,6 +63,16 @@ def add_parser(sub: Any) -> None:
         "from its last good row in a new log linked to it",
     )
     s.set_defaults(run=serve)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0-65535)")
+    return port
 
 
 ANSWERS = {"r": Choice.RESUME, "resume": Choice.RESUME, "n": Choice.NEW_GAME, "new": Choice.NEW_GAME, "q": Choice.QUIT, "quit": Choice.QUIT}
@@ -106,6 +119,10 @@ def serve(args: argparse.Namespace, stop: threading.Event | None = None) -> int:
         signal.signal(signal.SIGTERM, lambda signum, frame: waiter.set())
     config = load_config(args.config)
     refuse_exposed_config(config.path)  # a PIN or password that another user on the Pi could read
+    if args.host is not None or args.port is not None:
+        web = replace(config.web, host=config.web.host if args.host is None else args.host,
+                      port=config.web.port if args.port is None else args.port)
+        config = replace(config, web=web)
     if args.resume:
         choose: Callable[[list[str]], Choice] | None = lambda differences: Choice.RESUME
     else:

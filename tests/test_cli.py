@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -133,7 +134,39 @@ def test_export_text_cites_the_rule_at_every_illegal_move(tmp_path: Path, capsys
     text = capsys.readouterr().out
     assert "ILLEGAL: it is ben's turn" in text
     assert "rule TOY-TURN, Turns (toy): “Players take turns.”" in text
-    assert "referee undid: ben take" in text
+    assert "taken back by the referee: ben take" in text
+
+
+def test_export_text_says_who_took_a_move_back_and_who_made_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.core import Observation, ObservationKind
+    from companion.core.sources import link_source
+    from companion.games import get_spec
+    from companion.log.notation import read_notation
+
+    db = tmp_path / "g.sqlite"
+    with GameLog(db) as game_log:
+        session = Session(TOY, game_log, TOY_HEADER, clock=StepClock())
+        session.process(move({"by": "anna", "do": "take", "n": 3}, source=link_source("anna")))
+        session.process(Observation(link_source("anna"), 2.0, ObservationKind.UNDO, {}))  # her own, on her page
+        session.stop()
+    assert main(["log", "export", str(db), "--format", "text"]) == 0
+    text = capsys.readouterr().out
+    assert "taken back through anna's link: anna take" in text and "referee" not in text
+
+    # Escape House's clear names the cards that clear a puzzle in its "by": the table's move, not a player's.
+    path = next(p for p in get_spec("escape-house").acceptance_files() if p.stem == "clocks")
+    with path.open(encoding="utf-8") as handle:
+        record = read_notation(handle)
+    game = get_spec("escape-house").game
+    db = tmp_path / "house.sqlite"
+    with GameLog(db) as game_log:
+        session = Session(game, game_log, record.header, clock=StepClock())
+        for _, played in record.moves:
+            session.process(move(dict(game.codec.to_json(played)), t=played.t or 100.0))
+        session.stop()
+    assert main(["log", "export", str(db), "--format", "text"]) == 0
+    clears = [line for line in capsys.readouterr().out.splitlines() if line.startswith("#") and " clear " in line]
+    assert clears and all(re.search(r"\d table clear by=\[\"", line) for line in clears), clears
 
 
 def test_init_writes_a_config_that_loads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

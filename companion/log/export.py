@@ -8,6 +8,8 @@ from datetime import datetime, timezone
 from typing import Any
 
 from companion.core import ObservationKind
+from companion.core.errors import CompanionError
+from companion.core.sources import entered_by
 from companion.contract.game import Game
 from companion.games import get_game
 from companion.log.store import HEADER_KIND, GameLog, LogRow
@@ -48,9 +50,16 @@ def _clock(wall: float) -> str:
 
 
 def _describe(game: Game[Any], row: LogRow) -> str:
+    """``who verb field=value ...``: who is the move's player as the game reads it (a move by nobody,
+    such as Escape House's clear whose ``by`` names cards, is the table's), else the row's source."""
     move = row.move or {}
-    who = move.get("by") or row.source
-    body = " ".join(f"{k}={json.dumps(v)}" for k, v in move.items() if k not in ("by", "do", "t"))
+    try:
+        player = game.codec.from_json(move).by
+    except CompanionError:  # a move the game cannot read (an attempt kept for the record)
+        player = move.get("by") if isinstance(move.get("by"), str) else None
+    who = player or ("table" if "by" in move else row.source)
+    shown = ("do", "t", "by") if player is not None else ("do", "t")
+    body = " ".join(f"{k}={json.dumps(v)}" for k, v in move.items() if k not in shown)
     return f"{who} {move.get('do', '')} {body}".rstrip()
 
 
@@ -73,7 +82,7 @@ def transcript_lines(log_: GameLog) -> Iterator[str]:
         elif row.alert is not None:
             yield f"{prefix} UNEXPLAINED at {row.alert['zone']}: {row.alert['what']} — fix: {row.alert['fix']}"
         elif row.kind == ObservationKind.UNDO.value:
-            yield f"{prefix} referee undid: {_describe(game, row)}"
+            yield f"{prefix} taken back {entered_by(row.source)}: {_describe(game, row)}"
         elif row.kind == ObservationKind.NOTE.value:
             yield f"{prefix} note from {row.source}: {json.dumps(row.payload, sort_keys=True)}"
         elif row.move is not None and row.verdict is not None:

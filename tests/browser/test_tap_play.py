@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 from collections import defaultdict
 from pathlib import Path
@@ -213,6 +214,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     contexts = [context]
     errors: list[str] = []
     typed: list[str] = []
+    stammered: list[str] = []  # "anna: anna:" on the console's prompts
     try:
         pages: dict[str | None, Any] = {}
         for player in notation.header.players:
@@ -247,6 +249,9 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
                 continue
             tapper = Tapper(pages[move.by] if move.by in pages else referee, referee=move.by not in pages)
             counted[move.verb].append(tapper.enter(move, session))
+            said = referee.inner_text("#prompts")
+            if doubled := re.search(r"\b([\w-]+): \1:", said):
+                stammered.append(doubled[0])
         for page in pages.values():
             if page.evaluate("() => window.__keys"):
                 typed.append(page.url)
@@ -257,6 +262,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
         session.stop()
     assert errors == [], errors
     assert typed == [], f"keys were pressed on {typed}"
+    assert stammered == [], stammered
     # The same verdicts and final scoreboard as `companion replay` of the file (its .expected).
     expected = [json.loads(line) for line in path.with_suffix(".expected").read_text(encoding="utf-8").splitlines()]
     judged = [r.verdict for r in session.log.rows(after=1) if r.verdict is not None]

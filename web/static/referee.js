@@ -78,7 +78,8 @@
     // A prompt button starts that verb afresh for that player: no stale fields from the last move.
     prompts.replaceChildren(...open.map((p) => TC.el("div", { class: "prompt" },
       TC.el("button", { type: "button", class: "use", "data-tap": "prompt:" + (p.who || "") + ":" + p.verb, onclick: () => builder.start(p.verb, p.who || null) }, p.verb.replace(/_/g, " ")),
-      " ", p.who ? p.who + ": " : "", p.text)));
+      // A prompt's text names its player already ("anna: draw 2 more cards"): never "anna: anna:".
+      " ", p.who && !p.text.startsWith(p.who) ? p.who + ": " : "", p.text)));
   }
   refresh();
   builder.refresh();

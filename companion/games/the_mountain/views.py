@@ -85,7 +85,7 @@ def prompts(state: MountainState) -> tuple[Prompt, ...]:
     top = f" or the health pile's top ({state.health[0]})" if state.health else ""
     if short > 0 and state.stock:
         plural = "s" if short > 1 else ""
-        out.append(Prompt(who, "draw", f"{who}: draw {short} more card{plural} from the stock{top}: tap each on the hand pad"))
+        out.append(Prompt(who, "draw", f"{who}: draw {short} more card{plural} from the stock{top}"))
         return tuple(out)
     if short > 0 and state.health:
         out.append(Prompt(who, "draw", f"{who}: the stock is empty; you may draw from the health pile's top ({state.health[0]})"))

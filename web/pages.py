@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.core import JsonObject
 from web import table_session
 from web.auth import is_referee
+from web.bgstats import play_links
 from web.disputes import dispute_states
 from web.limits import limits
 from web.offers import offer_cache
@@ -149,6 +150,15 @@ def api_row(seq: int) -> Response:
         out["before_full"] = game.view(before, None)
         out["after_full"] = game.view(after, None)
     return jsonify(out)
+
+
+@bp.get("/api/bgstats")
+def api_bgstats() -> tuple[Response, int] | Response:
+    """The finished game as a BG Stats play and the link that hands it to the app (409 until it is over)."""
+    answer = play_links(current_app).for_session(table_session(current_app))
+    if answer is None:
+        return jsonify({"error": "the game is not over yet: a play is saved once it is"}), 409
+    return jsonify(answer)
 
 
 @bp.get("/api/rules")

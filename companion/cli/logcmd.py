@@ -1,13 +1,15 @@
-"""``companion log verify DB [--head FINGERPRINT]`` and ``companion log export DB --format jsonl|text``."""
+"""``companion log verify DB [--head FINGERPRINT]`` and ``companion log export DB --format jsonl|text|bgstats``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from companion.core.errors import LogError, LogIntegrityError
+from companion.log import bgstats
 from companion.log.export import notation_lines, transcript_lines
 from companion.log.store import CHAIN_KEYED, GameLog, fingerprint
 
@@ -27,9 +29,10 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--key", metavar="FILE", help="the chain key (default: log-chain.key beside the log)")
     v.add_argument("--allow-unkeyed", action="store_true", help="accept a plain sha256 chain (a log from before keyed chains)")
     v.set_defaults(run=verify)
-    e = logsub.add_parser("export", help="export the game as notation (jsonl) or a readable transcript (text)")
+    e = logsub.add_parser("export", help="export the game as notation (jsonl), a readable transcript (text) or a BG Stats play (bgstats)")
     e.add_argument("db")
-    e.add_argument("--format", choices=("jsonl", "text"), default="jsonl")
+    e.add_argument("--format", choices=("jsonl", "text", "bgstats"), default="jsonl",
+                   help="bgstats: the finished game as BG Stats' createPlay JSON (the page's \"Save to BG Stats\" link carries the same)")
     e.set_defaults(run=export)
 
 
@@ -60,6 +63,14 @@ def verify(args: argparse.Namespace) -> int:
 
 
 def export(args: argparse.Namespace) -> int:
+    if args.format == "bgstats":
+        with _open(args.db) as game_log:
+            play = bgstats.from_log(game_log)
+        if play is None:
+            print(f"companion log export: {args.db}: the game is not over, so it is not a play yet", file=sys.stderr)
+            return 1
+        print(json.dumps(play, indent=2, ensure_ascii=False))
+        return 0
     with _open(args.db) as game_log:
         lines = notation_lines(game_log) if args.format == "jsonl" else transcript_lines(game_log)
         for line in lines:

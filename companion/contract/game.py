@@ -49,6 +49,15 @@ class Narrowed:
     """All of them. False: only enough to show which next taps lead to a legal move; the builder
     offers no one-tap moves from them (it cannot say they are the few that fit)."""
 
+@dataclass(frozen=True)
+class Points:
+    """Each player's points once the game is over, for a play record (BG Stats): ``highest_wins``
+    False where fewer is better (Escape Master's faults)."""
+
+    by_player: Mapping[str, int]
+    highest_wins: bool = True
+
+
 GAME_OVER = Rule(
     "GAME-OVER",
     "The game is over",
@@ -162,6 +171,11 @@ class Game(ABC, Generic[S]):
     @abstractmethod
     def scoreboard(self, state: S) -> JsonObject:
         """The public scoreboard (NOTATION.md). Never carries a hidden card."""
+
+    def points(self, state: S) -> Points | None:
+        """Each player's points as the rules count them at the end (a play record's scores), or None
+        for a game that keeps no points but a winner (the default)."""
+        return None
 
     @abstractmethod
     def view(self, state: S, player: str | None) -> JsonObject:

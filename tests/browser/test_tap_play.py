@@ -16,6 +16,7 @@ import statistics
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -255,6 +256,12 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
         for page in pages.values():
             if page.evaluate("() => window.__keys"):
                 typed.append(page.url)
+        # The finished game's scoreboard offers it to BG Stats: the link carries the play the API gives.
+        board = context.new_page()
+        board.goto(base + "/")
+        href = board.locator("#outcome a.bgstats").get_attribute("href", timeout=WAIT_MS)
+        saved = json.loads(parse_qs(urlsplit(href or "").query)["data"][0])
+        assert saved == json.loads(board.request.get(base + "/api/bgstats").text())["play"]
     finally:
         for each in contexts:
             each.close()

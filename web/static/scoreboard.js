@@ -60,6 +60,26 @@
     boardNode.replaceChildren(panel);
   }
 
+  // "Save to BG Stats": the app's createPlay link for the finished game (web/bgstats.py), asked for
+  // once per board seq and drawn again at every render; the app opens on the phone and asks before saving.
+  const bgStats = { seq: null, link: null };
+  function bgStatsLink(link) {
+    return el("p", {}, el("a", { class: "bgstats", href: link, rel: "noopener" }, "Save to BG Stats"));
+  }
+  function saveToBgStats(outcome, seq) {
+    if (bgStats.seq === seq) {
+      if (bgStats.link) outcome.append(bgStatsLink(bgStats.link));
+      return;
+    }
+    bgStats.seq = seq;
+    bgStats.link = null;
+    fetch("/api/bgstats").then((r) => (r.ok ? r.json() : null)).then((answer) => {
+      if (!answer || bgStats.seq !== seq) return;
+      bgStats.link = answer.link;
+      outcome.append(bgStatsLink(answer.link));
+    }).catch(() => { bgStats.seq = null; });
+  }
+
   function render(board) {
     document.body.dataset.boardSeq = String(board.seq);
     renderList(document.getElementById("alerts"), board.alerts, (a) =>
@@ -74,6 +94,7 @@
       const look = o.won === false || (o.won === undefined && o.winner === null) ? "lost" : o.won === true || o.winner ? "won" : "ended";
       outcome.className = "outcome " + look;
       outcome.replaceChildren(el("h2", {}, "Game over"), TC.games.outcomeText(board));
+      saveToBgStats(outcome, board.seq);
     }
     renderBoard(board);
     const health = Object.entries(board.health || {}).sort(([a], [b]) => a.localeCompare(b));

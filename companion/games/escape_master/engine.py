@@ -12,7 +12,7 @@ from companion.core.seen import PressSeen, Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
-from companion.contract.game import Game
+from companion.contract.game import Game, Points
 from .cards import copies_of
 from companion.contract.sensors import Pending
 from .data import load_deck
@@ -86,6 +86,10 @@ class EscapeMaster(Game[State]):
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)
+
+    def points(self, state: State) -> Points:
+        """Each player's faults (EM-FAULTS): the fewest win."""
+        return Points({state.name(i): faults for i, faults in enumerate(state.faults)}, highest_wins=False)
 
     def view(self, state: State, player: str | None) -> JsonObject:
         return views.view(state, player)

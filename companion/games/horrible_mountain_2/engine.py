@@ -10,7 +10,7 @@ from companion.core.seen import Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
-from companion.contract.game import Game
+from companion.contract.game import Game, Points
 from . import checks, entry, picks, scoring, table, transitions, views
 from .moves import (
     MOVE_TYPES,
@@ -89,6 +89,10 @@ class HorribleMountain2(Game[State]):
 
     def scoreboard(self, state: State) -> JsonObject:
         return views.scoreboard(state)
+
+    def points(self, state: State) -> Points:
+        """Each side's points: the poker hand and the ranks under its Control Cubes (HM2-SCORE-HAND, HM2-SCORE-CUBES)."""
+        return Points({state.names[seat]: scoring.score(state, seat).total for seat in (EVIL, ADVENTURER)})
 
     def view(self, state: State, player: str | None) -> JsonObject:
         if player is None:

@@ -12,7 +12,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
 from companion.contract.dispatch import MoveTable
-from companion.contract.game import Game
+from companion.contract.game import Game, Points
 from companion.contract.players import not_a_player
 from . import rules as R
 from . import entry, picks, scoring, table, views
@@ -69,6 +69,10 @@ class TheMountain(Game[MountainState]):
 
     def scoreboard(self, state: MountainState) -> JsonObject:
         return views.scoreboard(state)
+
+    def points(self, state: MountainState) -> Points:
+        """The solitaire's score (TM-SCORE)."""
+        return Points({state.player: scoring.score(state)})
 
     def view(self, state: MountainState, player: str | None) -> JsonObject:
         return views.view(state, player)

@@ -155,7 +155,7 @@ def test_serve_without_the_setup_a_game_needs_says_which_key(tmp_path: Path) -> 
 
 def test_serve_takes_its_address_from_the_command_line_over_the_config(tmp_path: Path) -> None:
     config = tmp_path / "table.toml"
-    subprocess.run([sys.executable, "-m", "companion", "init", str(config), "--game", "the-mountain", "--no-hardware"],
+    subprocess.run([sys.executable, "-m", "companion", "init", str(config), "--game", "escape-master", "--no-hardware"],
                    check=True, capture_output=True, cwd=tmp_path, timeout=60)
     assert "port = 8000" in config.read_text(encoding="utf-8")  # every interface, port 8000 in the file
     proc, url, _ = _start(config, "--host", "127.0.0.1", "--port", "0")

@@ -4,6 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 PYTEST_ARGS ?=
+TEST_JOBS ?= auto
 
 CHROMIUM ?= /usr/bin/chromium
 
@@ -62,9 +63,10 @@ broker:
 	  fi; \
 	fi
 
+# The tests run on every core (pytest-xdist; TEST_JOBS=1 runs them in one process, in order).
 test: $(STAMP) browser broker mpy
 	$(VENV)/bin/mypy
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
 # The Raspberry Pi install (as root, in /opt/table-companion; docs/hardware.md, "Installing on a Pi"):
 # apt's picamera2, a venv that sees it, the project without its test extras under the constraints for

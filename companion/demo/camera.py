@@ -62,8 +62,8 @@ FPS = 10.0
 """Frames a second the camera takes at table speed (a Pi camera at 1280x720 gives 15 to 30)."""
 MARGIN_MM = 100.0
 """Room between the outermost outline and the marker centres."""
-CLEAR_MM = 60.0
-"""Outlines keep this far from marker 0's centre (its paper lies there)."""
+CLEAR_MM = 48.0
+"""Outlines keep out of the square this far round marker 0's centre (its paper lies there)."""
 HAND_FRAMES = 3
 """Frames a hand shows over a zone while it changes (at table speed)."""
 PALE_FACE = (205, 212, 216)
@@ -75,8 +75,8 @@ _PLAYING_CARD = re.compile(rf"^({'|'.join(RANKS)})({'|'.join(SUITS)})$")
 def marker_layout(zones: Sequence[Zone]) -> MarkerLayout:
     """Markers at the corners of the rectangle that holds every outline, MARGIN_MM to spare."""
     for zone in zones:
-        if min(x for x, _ in zone.polygon) < CLEAR_MM or min(y for _, y in zone.polygon) < CLEAR_MM:
-            raise PlanError(f"zone {zone.name}: its outline comes within {CLEAR_MM:.0f} mm of marker 0 (the origin); move it north-east")
+        if min(x for x, _ in zone.polygon) < CLEAR_MM and min(y for _, y in zone.polygon) < CLEAR_MM:
+            raise PlanError(f"zone {zone.name}: its outline reaches marker 0's paper (within {CLEAR_MM:.0f} mm of the origin both ways); move it north or east")
     xs = [x for z in zones for x, _ in z.polygon]
     ys = [y for z in zones for _, y in z.polygon]
     return MarkerLayout.rectangle(max(xs) + MARGIN_MM, max(ys) + MARGIN_MM)

@@ -2,8 +2,8 @@
 into the TableModel, its TAG observations read by ``interpret``, and the moves judged by the engine.
 
 A live deal tapped on the hand pads, draws and trades on them, reveals and the resolve on the tap
-pad, the end of the round and a discard on the discard pad, and one clear alert where no move
-explains a card. The whole-game runs are tests/contract/test_sensors.py's."""
+pad, a puzzle set aside as its clear, the end of the round and a discard on the discard pad, and one
+clear alert where no move explains a card. The whole-game runs are tests/contract/test_sensors.py's."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from companion.core import Header, Move, Observation, Unexplained
 from companion.core.readers import ReaderEvent
 from companion.games.escape_house import GAME, SPEC
 from companion.games.escape_house.cardset import load_card_set
-from companion.games.escape_house.moves import Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve, Reveal, Trade
+from companion.games.escape_house.moves import Clear, Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve, Reveal, Trade
 from companion.games.escape_house.playout import as_live_table, random_playout
 from companion.games.escape_house.resolve import missed_clears
 from companion.games.escape_house.sensors import EscapeHousePlan
@@ -223,14 +223,14 @@ def test_a_card_no_move_puts_on_the_discard_pile_is_one_alert(pads: Pads) -> Non
 
 
 @pytest.mark.parametrize("seed", [3, 154])
-def test_every_legal_flip_penalty_dealt_card_and_discard_of_a_live_game_is_a_tap(seed: int) -> None:
+def test_every_legal_flip_penalty_dealt_card_draw_trade_clear_and_discard_of_a_live_game_is_a_tap(seed: int) -> None:
     header, moves = as_live_table(*random_playout(seed, max_moves=400, teamwork=1.0))
     state = GAME.new_state(header)
-    made = {"dealt": 0, "flip": 0, "penalty": 0}
+    made = {"dealt": 0, "flip": 0, "clear": 0}
     for move in moves:
         verdict, after = GAME.play(state, move)
         actions = PLAN.actions(state, move, after, verdict.ok)
-        if verdict.ok and move.verb in ("dealt", "flip", "penalty", "discard", "draw", "trade"):
+        if verdict.ok and move.verb in ("dealt", "flip", "penalty", "discard", "draw", "trade", "clear"):
             assert all(isinstance(a, Tap) for a in actions) and actions, (move, actions)
             made[move.verb] = made.get(move.verb, 0) + 1
         if verdict.ok and move.verb == "reveal" and not PLAN.table_moves(state, move) == (move,):
@@ -238,7 +238,7 @@ def test_every_legal_flip_penalty_dealt_card_and_discard_of_a_live_game_is_a_tap
         if isinstance(actions[0], Enter):
             assert actions[0].why
         state = after
-    assert made["dealt"] == 24 and made["flip"] >= 1
+    assert made["dealt"] == 24 and made["flip"] >= 1 and made["clear"] >= 1
 
 
 def test_a_resolve_by_the_tap_pad_is_a_reveal_for_each_card_but_the_last() -> None:
@@ -248,3 +248,18 @@ def test_a_resolve_by_the_tap_pad_is_a_reveal_for_each_card_but_the_last() -> No
     assert [type(r) for r in rows] == [Reveal] * 5 + [Resolve]
     actions = PLAN.actions(state, move, GAME.play(state, move)[1], True)
     assert [a.card for a in actions if isinstance(a, Tap)] == [p.card for p in state.played]
+
+
+def test_a_puzzle_set_aside_in_the_resolve_phase_is_its_clear_by_the_cards_that_clear_it(pads: Pads) -> None:
+    state = play(new(), mv(A, "trade", to=B, card="key-2"), mv(None, "end_explore"))
+    cards = {A: "key-1", B: "key-2", C: "rope-1", D: "fuse-1", E: "lamp-1", F_: "gear-1"}
+    state = play(state, *(mv(p, "play", card=c, target=p) for p, c in cards.items()), mv(None, "resolve"))
+    found = pads.read(state, "tap", "locked-chest")  # the library's puzzle: nothing was played there
+    assert isinstance(found, Unexplained) and "clear it nowhere" in found.what and "enter the clear" in found.fix
+    found = pads.read(state, "tap", "front-door")
+    assert isinstance(found, Clear) and found.puzzle == "front-door" and sorted(found.cards) == ["key-1", "key-2"]
+    state = step(state, found)
+    assert "front-door" in state.cleared_now
+    assert pads.read(state, "tap", "front-door") is None  # set aside already
+    found = pads.read(state, "discard", "key-1")
+    assert found == EndRound(t=pads.t) and GAME.judge(state, found).ok

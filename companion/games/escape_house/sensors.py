@@ -46,7 +46,6 @@ WHY: dict[type[Move], str] = {
     Stash: "a card put back into a room deck at a depth of the player's choosing: no reader lies under the decks",
     DrawDiscard: "three cards looked at in the discard pile and one kept: no reader sees which were looked at",
     EndExplore: "the end of the explore phase, agreed aloud: no card moves",
-    Clear: "the table's finding that played cards clear a puzzle",
 }
 
 
@@ -91,9 +90,10 @@ class EscapeHousePlan(PlanDefaults):
                 if self._reads(state, read_hand(state, hand_zone(player), player, move.card, move.t), move):
                     return (Tap(hand_zone(player), move.card),)
             return (self._entry(move, self._why_hand(state, move)),)
-        if isinstance(move, (Flip, Penalty, Reveal)):
-            if self._reads(state, read_tap(state, TAP_ZONE, move.card, move.t), move):
-                return (Tap(TAP_ZONE, move.card),)
+        if isinstance(move, (Flip, Penalty, Reveal, Clear)):
+            card = move.puzzle if isinstance(move, Clear) else move.card
+            if self._reads(state, read_tap(state, TAP_ZONE, card, move.t), move):
+                return (Tap(TAP_ZONE, card),)
             return (self._entry(move, self._why_tap(state, move)),)
         if isinstance(move, Resolve):
             if self._resolve_by_taps(state, move):
@@ -123,7 +123,9 @@ class EscapeHousePlan(PlanDefaults):
             return "a trade of a card the giver does not hold: the hand pad reads it as another move (refused)"
         return "a draw from another room's deck, or of a card in a hand or the discard pile: the hand pad reads it as another move (refused)"
 
-    def _why_tap(self, state: State, move: Flip | Penalty | Reveal) -> str:
+    def _why_tap(self, state: State, move: Flip | Penalty | Reveal | Clear) -> str:
+        if isinstance(move, Clear):
+            return "a clear refused (out of its phase, a puzzle the played cards do not clear, or another room's items): the pads read a puzzle set aside only as the clear the played cards make"
         if isinstance(move, Reveal):
             return "the last played card turned up once everyone has played: the tap pad reads it as the resolve"
         if isinstance(move, Penalty):

@@ -4,7 +4,8 @@ Three kinds of reader, and what a card arriving at each is:
 
 - the tap pad (one, in the center): a live table's next main puzzle turned up (``flip``), a penalty
   card drawn when one is due (``penalty``), a played card turned up (``reveal``); the last played card
-  turned up once everyone has played is the ``resolve`` (it reveals them all). A card dealt is not
+  turned up once everyone has played is the ``resolve`` (it reveals them all); in the resolve phase
+  a puzzle card set aside is its ``clear``, by the played cards the engine finds clear it. A card dealt is not
   tapped here: it goes on the hand pad of the player it is dealt to, and the alert says so.
 - each player's hand pad: a card tapped on its way into that hand. In a live table's deal it is one
   of the cards dealt to them (``dealt``); later a card another player holds is theirs to give
@@ -14,7 +15,7 @@ Three kinds of reader, and what a card arriving at each is:
   (EH-TO-DISCARD: everything played goes there); at any time a card from a hand is that player's
   ``discard``; a card the pile already holds (the rest of a round's cards) needs no move.
 
-Rooms, follows, plays (a card face down with a token under it), clears and the end of explore are
+Rooms, follows, plays (a card face down with a token under it) and the end of explore are
 entered by a person as notation moves, as are draws from the discard pile (the three cards looked
 at are seen by no reader). A card no move explains is one alert naming the zone and the fix.
 """
@@ -25,7 +26,9 @@ from companion.core import Move, Unexplained, ZoneKind
 from companion.core.seen import Seen, TagSeen, VisionSeen
 from companion.core.zones import DISCARD, HAND_PAD
 from .cards import PENALTY_KINDS, Kind
-from .moves import Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve, Reveal, Trade
+from .effects import clear_by
+from .live import unnamed_side_room
+from .moves import Clear, Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve, Reveal, Trade
 from .state import Phase, State
 
 TAP_PAD = ZoneKind("tap_pad")  # revealed cards, penalty draws and a live table's next main puzzle are tapped here
@@ -56,6 +59,8 @@ def read_tap(state: State, zone: str, card: str, t: float | None) -> Reading:
     kind = state.cards.kind_of(card)
     if kind is Kind.MAIN and state.needs_flip():  # a live table turns up its next main puzzle
         return Flip(card=card, t=t)
+    if kind in (Kind.MAIN, Kind.SIDE) and state.phase is Phase.RESOLVE and not state.closing:
+        return read_cleared(state, zone, card, t)
     if kind in PENALTY_KINDS:
         if state.penalties_due:
             return Penalty(card=card, t=t)
@@ -74,6 +79,23 @@ def read_tap(state: State, zone: str, card: str, t: float | None) -> Reading:
     if resolves(state, card):
         return Resolve(t=t)
     return Reveal(by=played.by, card=card, t=t)
+
+
+def read_cleared(state: State, zone: str, card: str, t: float | None) -> Reading:
+    """A puzzle card tapped in the resolve phase on its way to the side (EH-INSTRUCTIONS): its clear,
+    by the played cards that clear it in its room (the engine's own finding, as EH-CLEAR-MISSED
+    names them). A live table's face-down side puzzle is cleared in the one room whose items clear it."""
+    name = state.cards.name_of(card)
+    if card in state.cleared_now:
+        return None  # set aside already
+    room = state.room_of_puzzle(card)
+    rooms = [room] if room is not None else [r for r in state.rooms if state.live and unnamed_side_room(state, card, r)]
+    found = [(r, by) for r in rooms if (by := clear_by(state, card, r)) is not None]
+    if len(found) == 1:
+        return Clear(puzzle=card, cards=found[0][1], t=t)
+    where = "in more than one room" if found else "nowhere"
+    return Unexplained(zone, f"{name} was tapped to be set aside, and the cards played this round clear it {where}",
+                       "put it back, or enter the clear naming its cards")
 
 
 def read_hand(state: State, zone: str, player: str, card: str, t: float | None) -> Reading:

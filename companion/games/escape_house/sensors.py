@@ -56,7 +56,9 @@ def hand_zone(player: str) -> str:
 class EscapeHousePlan(PlanDefaults):
     """Escape House's sensor plan (module docstring)."""
 
-    floor = 0.30
+    floor = 0.35
+    """Measured 35.5% (the acceptance games and 20 generated ones, docs/sensors.md): a quarter of
+    the moves are plays, secret by the rules, and the tokens and the end of explore have no reader."""
 
     def __init__(self, game: EscapeHouse) -> None:
         self.game = game

@@ -17,6 +17,7 @@ from .cards import Kind
 from .cardset import load_card_set, shipped_sets
 from .engine import GAME, EscapeHouse
 from .options import EscapeHouseOptions
+from .sensors import EscapeHousePlan
 
 
 def example(rng: random.Random) -> ExampleTable:
@@ -27,6 +28,8 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, players, {}, {"card_set": "example", "main": [face_up]}), shuffled=True, hands_tapped=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
+SPEC = GameSpec(
+    game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=EscapeHousePlan(GAME)
+)
 
 __all__ = ["GAME", "SPEC", "EscapeHouse", "EscapeHouseOptions", "load_card_set", "shipped_sets"]

@@ -135,17 +135,17 @@ def _prompts(state: State) -> tuple[Prompt, ...]:
         return ()
     if state.phase is Phase.DEAL:
         return tuple(
-            Prompt(p, "dealt", f"{p}: tap the four cards dealt to you, your Betray card and three more ({len(state.hands[p])} of 4)")
+            Prompt(p, "dealt", f"{p}: tap the four cards dealt to you on your hand pad, your Betray card and three more ({len(state.hands[p])} of 4)")
             for p in live.still_to_deal(state)
         )
     if state.needs_flip():
-        return (Prompt(None, "flip", "turn up the next main puzzle and tap it"),)
+        return (Prompt(None, "flip", "turn up the next main puzzle and tap it on the tap pad"),)
     out: list[Prompt] = []
     if state.penalties_due:
         out.append(Prompt(None, "penalty", "draw the top penalty card, follow it, and tap it on the tap pad"))
     for p in state.alive:
         if state.owed(p):
-            out.append(Prompt(p, "discard", f"{p}: discard {state.owed(p)} card(s) to the discard pile"))
+            out.append(Prompt(p, "discard", f"{p}: discard {state.owed(p)} card(s) to the discard pile, each over the discard pad"))
     if out:
         return tuple(out)
     may_draw = tuple(
@@ -163,11 +163,11 @@ def _prompts(state: State) -> tuple[Prompt, ...]:
         waiting = state.must_play()
         if waiting:
             return tuple(Prompt(p, "play", f"{p}: play a card face down with a character token under it") for p in waiting)
-        return (Prompt(None, "resolve", "reveal the played cards (tap each one) and resolve"),)
+        return (Prompt(None, "resolve", "reveal the played cards (tap each one on the tap pad) and resolve"),)
     for puzzle, room, by in resolve.missed_clears(state):
         cards = ", ".join(card_name(state, c) for c in by)
-        out.append(Prompt(None, "clear", f"{card_name(state, puzzle)} in {room_name(room)} is cleared by {cards}"))
-    return may_draw + (tuple(out) or (Prompt(None, "end_round", "put the played cards into the discard pile and end the round"),))
+        out.append(Prompt(None, "clear", f"{card_name(state, puzzle)} in {room_name(room)} is cleared by {cards}: set it aside over the tap pad"))
+    return may_draw + (tuple(out) or (Prompt(None, "end_round", "put the played cards into the discard pile over the discard pad: that ends the round"),))
 
 
 def _stash_place(room: str) -> str:

@@ -31,7 +31,9 @@ def scoreboard(state: State) -> JsonObject:
         "sacrificed": list(state.sacrificed),
         "main_puzzle": None if main is None else _card(state, main),
         "rooms": {room: list(state.in_room(room)) for room in (MAIN_ROOM,) + state.rooms},
-        "cleared_rooms": [r for r in state.rooms if r in state.cleared],
+        # Sorted, not in the setup's order: the log keeps the header with its keys sorted, so a
+        # session reopened on its log lists a setup's "rooms" object alphabetically.
+        "cleared_rooms": sorted(state.cleared),
         "cleared_now": [_card(state, c) for c in state.cleared_now],
         "hand_sizes": {p: len(state.hands[p]) for p in state.alive},
         "deck_sizes": {r: state.deck_size(r) for r in state.rooms},

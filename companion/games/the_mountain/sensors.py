@@ -1,0 +1,164 @@
+"""The Mountain at a table with readers (issue 21): the reference table, and what each move is there.
+
+The table (``layout``): one array with the hand pad (each card drawn into the hand is tapped on it),
+the discard reader (each card leaving the hand or the mountain is tapped on its way out: a discard,
+the set's cards and the mountain cards an action removes, the health cards the attack takes) and the
+turn button beside it. Both readers are pads: a card is tapped and laid on its pile, and no reader
+lies under a pile. The camera would watch the 21 pyramid slots; the runner has none yet, so the
+pyramid zones are not laid (a reader names every card the moves need).
+
+What each move is at the table (``actions``; docs/sensors.md has the table of it):
+
+- ``draw``: the card tapped on the hand pad; ``discard``: each card tapped on the discard reader;
+- ``act``: its set's cards, then the mountain cards it removes in removal order, tapped on the
+  discard reader; the act is pending until the last one, whose tap is the act (table.py, steps.py);
+- ``skip``: the one mountain card tapped on the discard reader;
+- ``end_turn``: the first health card the attack takes tapped on the discard reader (the rest
+  follow it), or the turn button when the attack does no damage;
+- a refused move is its first card tapped and refused at once (the player keeps it).
+
+A move whose taps the readers would read otherwise is entered, with why: the table's own reading
+(table.py) is played over the taps here, exactly as the session will read them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from companion.contract.sensors import Action, Enter, PlanDefaults, Press, Tap
+from companion.core import JsonObject, Move, Unexplained, Zone
+from companion.core.zones import DISCARD, HAND_PAD
+from .actions import Plan, plan_act
+from .cards import POSITIONS, SLOT_OF, SUIT_OF
+from .engine import TheMountain
+from .moves import Act, Discard, Draw, EndTurn, Skip
+from .state import MountainState
+from .table import DISCARD_ZONE, TURN_BUTTON, read_discard, read_hand_pad
+
+logger = logging.getLogger(__name__)
+
+TURN_ZONE = "turn"
+
+Tapped = tuple[str, str]
+"""(zone, card): a card tapped on a reader."""
+
+
+class MountainPlan(PlanDefaults):
+    """The Mountain's sensor plan (module docstring)."""
+
+    floor = 0.85
+
+    def __init__(self, game: TheMountain) -> None:
+        self.game = game
+
+    def _entry(self, move: Move, why: str) -> Enter:
+        data: JsonObject = {k: v for k, v in self.game.codec.to_json(move).items() if k != "t"}
+        return Enter(data, why)
+
+    # -- the table ----------------------------------------------------------------------------
+
+    def layout(self, players: Sequence[str]) -> tuple[Zone, ...]:
+        player = players[0]
+        return (
+            Zone(f"hand-{player}", HAND_PAD, player=player, reader="array:0"),
+            Zone(DISCARD_ZONE, DISCARD, reader="array:1"),
+            Zone(TURN_ZONE, TURN_BUTTON, reader="button:0"),
+        )
+
+    # -- what the readers make of a move --------------------------------------------------------
+
+    def _taps(self, state: MountainState, move: Move) -> list[Tapped] | str:
+        """The cards the move taps, in order, or why no tap makes it."""
+        hand = f"hand-{state.player}"
+        if isinstance(move, Draw):
+            return [(hand, move.card)]
+        if isinstance(move, Discard):
+            return [(DISCARD_ZONE, card) for card in move.cards]
+        if isinstance(move, Skip):
+            card = state.mountain[SLOT_OF[move.target]]
+            return [(DISCARD_ZONE, card)] if card is not None else "a skip of an empty place: no card to tap"
+        if isinstance(move, Act):
+            return self._act_taps(state, move)
+        if isinstance(move, EndTurn):
+            # The turn button when no health card goes (no damage); a refused one is the button too.
+            damage = len(state.geo.attackers(state.mountain))
+            paid = min(damage, len(state.health))
+            if paid == 0:
+                return []  # the turn button
+            cards = state.health[:paid] if state.options.damage_from == "top" else tuple(reversed(state.health[len(state.health) - paid :]))
+            return [(DISCARD_ZONE, card) for card in cards]
+        return "a move no reader makes"
+
+    def _act_taps(self, state: MountainState, move: Act) -> list[Tapped] | str:
+        if move.from_hand:
+            return "Hearts that heal from the hand: which action cards go under the health pile, where no reader lies"
+        suit = SUIT_OF[move.cards[0]] if move.cards else None
+        targets = move.targets
+        if suit == "S" and not targets:
+            plan = plan_act(state, move, suit)
+            if isinstance(plan, Plan):
+                targets = tuple(POSITIONS[s] for s in plan.slots)
+        removed = [state.mountain[SLOT_OF[pos]] for pos in targets]
+        if any(card is None for card in removed):
+            return "an act naming an empty place: no card to tap"
+        return [(DISCARD_ZONE, card) for card in move.cards] + [(DISCARD_ZONE, card) for card in removed if card is not None]
+
+    def _read(self, state: MountainState, taps: Sequence[Tapped], t: float) -> list[Move | Unexplained | None]:
+        """What the session reads from the taps, each judged and applied as it comes."""
+        out: list[Move | Unexplained | None] = []
+        for zone, card in taps:
+            read = read_hand_pad(state, zone, card, t) if zone != DISCARD_ZONE else read_discard(state, zone, card, t)
+            out.append(read)
+            if isinstance(read, Move):
+                _, state = self.game.play(state, read)
+        return out
+
+    def _made(self, state: MountainState, move: Move, after: Any, legal: bool) -> tuple[list[Tapped], tuple[Move, ...]] | str:
+        """The taps that make ``move`` and the moves they read as, or why the readers cannot make it.
+
+        Legal: every tap reads a legal move or nothing, and together they leave the table as the
+        move does. Refused: its first tap reads a refused move (the player is told at once and keeps
+        the card)."""
+        taps = self._taps(state, move)
+        if isinstance(taps, str):
+            return taps
+        t = move.t or 0.0
+        if isinstance(move, EndTurn) and not legal:
+            return [], (move,)  # the turn button, refused before the actions
+        if not legal:
+            read = self._read(state, taps[:1], t)[0]
+            if isinstance(read, Move) and not self.game.judge(state, read).ok:
+                return taps[:1], (read,)
+            return "a refused move whose first card the readers take as a legal step (its cards would be left pending)"
+        if not taps:
+            return [], (move,)  # the turn button
+        reads = self._read(state, taps, t)
+        moves = tuple(r for r in reads if isinstance(r, Move))
+        if any(isinstance(r, Unexplained) for r in reads) or not moves:
+            return "cards the readers read as no move here"
+        end = state
+        for read_move in moves:
+            verdict, end = self.game.play(end, read_move)
+            if not verdict.ok:
+                return "cards the readers read as another move, refused"
+        if end != after:
+            return "cards the readers read as another move"
+        return taps, moves
+
+    # -- the plan's members ---------------------------------------------------------------------
+
+    def table_moves(self, state: MountainState, move: Move) -> Sequence[Move]:
+        _, after = self.game.play(state, move)
+        made = self._made(state, move, after, self.game.judge(state, move).ok)
+        return (move,) if isinstance(made, str) else made[1]
+
+    def actions(self, state: MountainState, move: Move, after: Any, legal: bool) -> Sequence[Action]:
+        made = self._made(state, move, after, legal)
+        if isinstance(made, str):
+            return (self._entry(move, made),)
+        taps, _ = made
+        if not taps:
+            return (Press(TURN_ZONE),)
+        return tuple(Tap(zone, card) for zone, card in taps)

@@ -18,9 +18,9 @@ from companion.contract.players import not_a_player
 from . import rules as R
 from . import entry, picks, scoring, table, views
 from .actions import Plan, plan_act, plan_skip
-from .steps import apply_step, check_step, ready_to_act
+from .steps import apply_step, apply_take_back, check_step, check_take_back, ready_to_act
 from .cards import SUIT_NAMES, SUIT_OF, THREATS
-from .moves import MOVE_TYPES, Act, ActCard, Discard, Draw, EndTurn, MountainCodec, Skip
+from .moves import MOVE_TYPES, Act, ActCard, Discard, Draw, EndTurn, MountainCodec, Skip, TakeBack
 from .options import MountainOptions
 from .setup import read_setup
 from .state import MountainState, Phase
@@ -294,6 +294,7 @@ MOVES: MoveTable[MountainState] = MoveTable("The Mountain", {
     Draw: (_check_draw, _apply_draw),
     Act: (_check_act, _apply_act),
     ActCard: (check_step, apply_step),
+    TakeBack: (check_take_back, apply_take_back),
     Skip: (_check_skip, _apply_skip),
     EndTurn: (_check_end_turn, _apply_end_turn),
 })

@@ -128,6 +128,14 @@ class ActCard(Move):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TakeBack(Move):
+    """The act begun at the table is taken back (issue 21): a card of its set tapped on the hand pad
+    again. Its cards go back to the hand and the mountain, and nothing is pending."""
+
+    verb: ClassVar[str] = "take_back"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Skip(Move):
     """No set played this turn: remove any single exposed card (Single Removal)."""
 
@@ -146,7 +154,7 @@ class EndTurn(Move):
     verb: ClassVar[str] = "end_turn"
 
 
-MOVE_TYPES: tuple[type[Move], ...] = (Discard, Draw, Act, ActCard, Skip, EndTurn)
+MOVE_TYPES: tuple[type[Move], ...] = (Discard, Draw, Act, ActCard, TakeBack, Skip, EndTurn)
 
 
 class MountainCodec(MoveCodec):

@@ -33,13 +33,14 @@ from companion.core.zones import DISCARD, HAND_PAD
 from .actions import Plan, plan_act
 from .cards import POSITIONS, SLOT_OF, SUIT_OF
 from .engine import TheMountain
-from .moves import Act, Discard, Draw, EndTurn, Skip
-from .state import MountainState
+from .moves import Act, ActCard, Discard, Draw, EndTurn, Skip, TakeBack
+from .state import MountainState, Phase
 from .table import DISCARD_ZONE, TURN_BUTTON, read_discard, read_hand_pad
 
 logger = logging.getLogger(__name__)
 
 TURN_ZONE = "turn"
+SPADES_WHY = "a Spades choice the cards removed do not tell (another rank or suit would end the act sooner), said aloud"
 
 Tapped = tuple[str, str]
 """(zone, card): a card tapped on a reader."""
@@ -105,6 +106,16 @@ class MountainPlan(PlanDefaults):
             return "an act naming an empty place: no card to tap"
         return [(DISCARD_ZONE, card) for card in move.cards] + [(DISCARD_ZONE, card) for card in removed if card is not None]
 
+    def _spade_orders(self, state: MountainState, taps: list[Tapped], sets: int) -> list[list[Tapped]]:
+        """A Spades act's taps in the engine's order, then with each other removed card first: the
+        cascade may go in any order, and the reader reads the choice from the first card removed (an
+        order whose first card would end the act sooner under another choice is read otherwise)."""
+        head, removed = taps[:sets], taps[sets:]
+        orders = [taps]
+        for k in range(1, len(removed)):
+            orders.append(head + [removed[k]] + removed[:k] + removed[k + 1 :])
+        return orders
+
     def _read(self, state: MountainState, taps: Sequence[Tapped], t: float) -> list[Move | Unexplained | None]:
         """What the session reads from the taps, each judged and applied as it comes."""
         out: list[Move | Unexplained | None] = []
@@ -128,12 +139,49 @@ class MountainPlan(PlanDefaults):
         if isinstance(move, EndTurn) and not legal:
             return [], (move,)  # the turn button, refused before the actions
         if not legal:
-            read = self._read(state, taps[:1], t)[0]
-            if isinstance(read, Move) and not self.game.judge(state, read).ok:
-                return taps[:1], (read,)
-            return "a refused move whose first card the readers take as a legal step (its cards would be left pending)"
+            return self._refused(state, move, taps, t)
         if not taps:
             return [], (move,)  # the turn button
+        if isinstance(move, Act) and state.phase is Phase.DISCARD and not state.pending:
+            return "an act at the start of a turn, from a hand still full: the discard reader takes its first card for a discard"
+        orders = self._spade_orders(state, taps, len(move.cards)) if isinstance(move, Act) and SUIT_OF[move.cards[0]] == "S" else [taps]
+        why = ""
+        for order in orders:
+            made = self._read_as(state, order, t, after)
+            if not isinstance(made, str):
+                return made
+            why = why or made
+        return SPADES_WHY if len(orders) > 1 or isinstance(move, Act) and SUIT_OF[move.cards[0]] == "S" else why
+
+    def _refused(self, state: MountainState, move: Move, taps: list[Tapped], t: float) -> tuple[list[Tapped], tuple[Move, ...]] | str:
+        """A refused move: its cards tapped up to the first one the table refuses (at once). Cards of
+        an act before it, each a legal step, are then taken back: the set's first card tapped on the
+        hand pad (``take_back``), the mountain cards laid back where they lay."""
+        end = state
+        reads: list[Move] = []
+        for k, (zone, card) in enumerate(taps):
+            read = self._read(end, [(zone, card)], t)[0]
+            if not isinstance(read, Move):
+                return "a refused move whose cards the readers read as no move"
+            verdict, after = self.game.play(end, read)
+            reads.append(read)
+            if not verdict.ok:
+                if not end.pending:
+                    return taps[: k + 1], tuple(reads)
+                back = (f"hand-{state.player}", end.pending[0])
+                take_back = self._read(end, [back], t)[0]
+                if not isinstance(take_back, TakeBack):
+                    return "a refused act whose cards already tapped the hand pad cannot take back"
+                return [*taps[: k + 1], back], (*reads, take_back)
+            if not isinstance(read, ActCard):
+                break
+            end = after
+        if isinstance(move, Act):
+            return "a refused act whose cards the readers read as legal (what is wrong is a choice no reader sees, or whose act it is)"
+        return "a refused move whose cards the discard reader takes for the first cards of an act (a discard after drawing)"
+
+    def _read_as(self, state: MountainState, taps: list[Tapped], t: float, after: Any) -> tuple[list[Tapped], tuple[Move, ...]] | str:
+        """The taps and the moves they read as, when those leave the table as ``after``; else why not."""
         reads = self._read(state, taps, t)
         moves = tuple(r for r in reads if isinstance(r, Move))
         if any(isinstance(r, Unexplained) for r in reads) or not moves:

@@ -22,7 +22,7 @@ from . import rules as R
 from .actions import Plan, plan_act
 from .cards import POSITIONS, RANK_OF, RANKS, SLOT_OF, SLOTS, SUIT_NAMES, SUIT_OF, SUITS
 from .entry_acts import set_candidates
-from .moves import Act, ActCard
+from .moves import Act, ActCard, TakeBack
 from .state import MountainState, Phase
 
 logger = logging.getLogger(__name__)
@@ -124,6 +124,16 @@ def _set_card(state: MountainState, card: str, set_cards: tuple[str, ...], targe
 def apply_step(state: MountainState, move: ActCard) -> MountainState:
     since = state.pending_since if state.pending else move.t
     return state.evolve(pending=state.pending + (move.card,), pending_since=since)
+
+
+def check_take_back(state: MountainState, move: TakeBack) -> Verdict:
+    if not state.pending:
+        return Verdict.illegal(R.SET, "no act is begun on the discard reader: there is nothing to take back", "play on")
+    return Verdict.legal()
+
+
+def apply_take_back(state: MountainState, move: TakeBack) -> MountainState:
+    return state.evolve(pending=(), pending_since=None)
 
 
 def _choices(targets: Sequence[str], state: MountainState) -> list[str]:

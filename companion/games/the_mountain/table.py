@@ -15,7 +15,7 @@ from companion.core import Move, Unexplained, ZoneKind
 from companion.core.seen import CardFace, Occupancy, PressSeen, TagSeen, Unseen, VisionSeen
 from companion.core.zones import DISCARD, DRAW_PILE, HAND_PAD, PILE, Watch
 from .cards import POSITIONS, RANK_OF, SLOT_OF
-from .moves import ActCard, Discard, Draw, EndTurn, Skip
+from .moves import ActCard, Discard, Draw, EndTurn, Skip, TakeBack
 from .steps import finishing, slot_of, split
 from .state import MountainState, Phase
 
@@ -55,11 +55,12 @@ def read_hand_pad(state: MountainState, zone: str, card: str, t: float) -> Move 
     if card in state.health:
         return Draw(by=state.player, t=t, card=card, from_="health")
     if card in state.hand:
+        if card in state.pending:
+            return TakeBack(by=state.player, t=t)  # a card of the act begun, back in the hand: the act is taken back
         return None  # tapped again
-    slot = slot_of(state, card)
-    if slot is not None:
-        pos = POSITIONS[slot]
-        return Unexplained(zone, f"the {card} was tapped on the hand pad, but it lies on the mountain at {pos}", f"put the {card} back at {pos}")
+    if slot_of(state, card) is not None:
+        # A mountain card taken into the hand: a draw the engine refuses at once, saying where it lies.
+        return Draw(by=state.player, t=t, card=card, from_="stock")
     return Unexplained(zone, f"the {card} was tapped on the hand pad, but it is on the discard pile", f"put the {card} back on the discard pile")
 
 

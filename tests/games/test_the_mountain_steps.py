@@ -13,19 +13,23 @@ from pathlib import Path
 
 import pytest
 
+from companion.core import Observation, Unexplained
 from companion.core.readers import ButtonPress, ReaderEvent
+from companion.core.seen import CardFace, VisionSeen
+from companion.core.zones import ZoneRef
 from companion.games.the_mountain import GAME, SPEC
 from companion.games.the_mountain.examples import example_header
 from companion.games.the_mountain.moves import Act, ActCard, Draw, Skip
+from companion.games.the_mountain.table import PYRAMID_SLOT
 from companion.log.store import GameLog, LogRow
 from companion.referee.pending import PendingWatch
 from companion.referee.session import PENDING_SOURCE, Session
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
-from companion.contract.sensors import Tap
+from companion.contract.sensors import Put, SensorPlan, Take, Tap
 
-PLAN = SPEC.sensors
-assert PLAN is not None
+assert SPEC.sensors is not None
+PLAN: SensorPlan = SPEC.sensors
 ZONES = {z.name: z for z in PLAN.layout(("solo",))}
 HAND, DISCARD, TURN = ZONES["hand-solo"].reader, ZONES["discard"].reader, ZONES["turn"].reader
 FULL_HAND = ("5C", "AD", "AH", "10S", "7H")
@@ -104,6 +108,11 @@ def table(tmp_path: Path) -> Iterator[Table]:
         t.close()
 
 
+def _empty(pos: str) -> Observation:
+    """The camera's settled view of an empty pyramid slot."""
+    return VisionSeen(ZoneRef(pos, PYRAMID_SLOT.name), CardFace(False, None), 22.5).observation("camera")
+
+
 def _did(row: LogRow) -> tuple[str | None, bool]:
     assert row.move is not None and row.verdict is not None
     return row.move["do"], bool(row.verdict["ok"])
@@ -118,6 +127,9 @@ def test_an_act_is_pending_until_its_last_card_whose_tap_is_the_act(table: Table
     assert state.pending == ("AH", "7H", "6H") and state.mountain == before.mountain and state.hand == before.hand
     [pending] = GAME.pending(state)
     assert pending.zone == "discard" and pending.since == 20.0 and "AH, 7H" in pending.what and "6-3" in pending.what
+    # The camera seeing 6-3 empty meanwhile is no alert: its card is on its way out; 6-6 empty would be.
+    assert GAME.interpret(state, _empty("6-3")) is None
+    assert isinstance(GAME.interpret(state, _empty("6-6")), Unexplained)
     last = table.tap(DISCARD, "9D", 23.0)
     assert last.move == {"by": "solo", "do": "act", "cards": ["AH", "7H"], "targets": ["6-3", "6-6"], "t": 23.0}
     assert last.verdict == {"ok": True}
@@ -202,10 +214,13 @@ def test_the_plan_taps_an_act_set_first_then_its_removals_and_its_rows_are_the_s
         state = GAME.play(state, Draw(card=card, from_="stock"))[1]
     verdict, after = GAME.play(state, HEAL)
     assert verdict.ok
-    assert PLAN.actions(state, HEAL, after, True) == tuple(Tap("discard", c) for c in ("AH", "7H", "6H", "9D"))
+    # each mountain card taken off its slot (the camera sees it go) and tapped on its way out
+    assert PLAN.actions(state, HEAL, after, True) == (
+        Tap("discard", "AH"), Tap("discard", "7H"), Take("6-3", "6H"), Tap("discard", "6H"), Take("6-6", "9D"), Tap("discard", "9D"),
+    )
     rows = PLAN.table_moves(state, HEAL)
     assert [m.verb for m in rows] == ["act_card", "act_card", "act_card", "act"]
     # A refused skip is its card tapped and refused; a covered card's skip reads as that skip.
     covered = Skip(by="solo", target="5-1")
-    assert PLAN.actions(state, covered, state, False) == (Tap("discard", "KS"),)
+    assert PLAN.actions(state, covered, state, False) == (Take("5-1", "KS"), Tap("discard", "KS"), Put("5-1", "KS"))
     assert [m.verb for m in PLAN.table_moves(state, covered)] == ["skip"]

@@ -1,11 +1,12 @@
 """The Mountain at a table with readers (issue 21): the reference table, and what each move is there.
 
-The table (``layout``): one array with the hand pad (each card drawn into the hand is tapped on it),
-the discard reader (each card leaving the hand or the mountain is tapped on its way out: a discard,
-the set's cards and the mountain cards an action removes, the health cards the attack takes) and the
+The table (``layout``): the 21 pyramid slots under the camera (each card's face, overlapped as a
+pyramid lies), and one array with the hand pad (each card drawn into the hand is tapped on it), the
+discard reader (each card leaving the hand or the mountain is tapped on its way out: a discard, the
+set's cards and the mountain cards an action removes, the health cards the attack takes) and the
 turn button beside it. Both readers are pads: a card is tapped and laid on its pile, and no reader
-lies under a pile. The camera would watch the 21 pyramid slots; the runner has none yet, so the
-pyramid zones are not laid (a reader names every card the moves need).
+lies under a pile. A card taken off the mountain is named by the discard reader; the camera sees
+its slot empty once the move is made (and alerts on a slot that disagrees with the game).
 
 What each move is at the table (``actions``; docs/sensors.md has the table of it):
 
@@ -27,19 +28,25 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from companion.contract.sensors import Action, Enter, PlanDefaults, Press, Tap
+from companion.contract.sensors import Action, Enter, PlanDefaults, Press, Put, Take, Tap
 from companion.core import JsonObject, Move, Unexplained, Zone
 from companion.core.zones import DISCARD, HAND_PAD
 from .actions import Plan, plan_act
-from .cards import POSITIONS, SLOT_OF, SUIT_OF
+from .cards import POSITIONS, SLOT_OF, SLOTS, SUIT_OF
 from .engine import TheMountain
 from .moves import Act, ActCard, Discard, Draw, EndTurn, Skip, TakeBack
 from .state import MountainState, Phase
-from .table import DISCARD_ZONE, TURN_BUTTON, read_discard, read_hand_pad
+from .steps import slot_of
+from .table import DISCARD_ZONE, PYRAMID_SLOT, TURN_BUTTON, read_discard, read_hand_pad
 
 logger = logging.getLogger(__name__)
 
 TURN_ZONE = "turn"
+CARD_W_MM, CARD_H_MM = 63.0, 88.0
+PITCH_X_MM, PITCH_Y_MM = 70.0, 34.0
+"""The pyramid as it is laid: cards side by side 70 mm apart, each row 34 mm south of the one it
+covers, so a card shows its top strip and index above the cards on it (the reference table of
+vision/render/tables.py's ``mountain_table``, which the vision tests read)."""
 SPADES_WHY = "a Spades choice the cards removed do not tell (another rank or suit would end the act sooner), said aloud"
 
 Tapped = tuple[str, str]
@@ -62,11 +69,17 @@ class MountainPlan(PlanDefaults):
 
     def layout(self, players: Sequence[str]) -> tuple[Zone, ...]:
         player = players[0]
-        return (
+        # Row 1 first: the camera draws the later rows over it, as they lie.
+        pyramid = tuple(Zone(pos, PYRAMID_SLOT, polygon=card_outline(pos)) for pos in POSITIONS)
+        return pyramid + (
             Zone(f"hand-{player}", HAND_PAD, player=player, reader="array:0"),
             Zone(DISCARD_ZONE, DISCARD, reader="array:1"),
             Zone(TURN_ZONE, TURN_BUTTON, reader="button:0"),
         )
+
+    def setup(self, state: MountainState) -> Sequence[Action]:
+        """The pyramid, face up."""
+        return tuple(Put(POSITIONS[s], card) for s in range(SLOTS) if (card := state.mountain[s]) is not None)
 
     # -- what the readers make of a move --------------------------------------------------------
 
@@ -205,8 +218,29 @@ class MountainPlan(PlanDefaults):
     def actions(self, state: MountainState, move: Move, after: Any, legal: bool) -> Sequence[Action]:
         made = self._made(state, move, after, legal)
         if isinstance(made, str):
-            return (self._entry(move, made),)
+            # Entered; the cards it removes still leave the mountain, and the camera sees them go.
+            gone = [Take(POSITIONS[s], card) for s in range(SLOTS) if (card := state.mountain[s]) is not None and after.mountain[s] is None]
+            return (self._entry(move, made), *(gone if legal else ()))
         taps, _ = made
         if not taps:
             return (Press(TURN_ZONE),)
-        return tuple(Tap(zone, card) for zone, card in taps)
+        out: list[Action] = []
+        taken: list[Put] = []
+        for zone, card in taps:
+            slot = slot_of(state, card)
+            if slot is not None and all(put.card != card for put in taken):
+                out.append(Take(POSITIONS[slot], card))  # off the mountain, then tapped on its way out
+                taken.append(Put(POSITIONS[slot], card))
+            out.append(Tap(zone, card))
+        # A refused move leaves the mountain as it was: the cards taken off it go back.
+        return (*out, *(() if legal else taken))
+
+
+def card_outline(pos: str) -> tuple[tuple[float, float], ...]:
+    """The card at ``pos`` ("r-i"), table mm from marker 0: corners top-left, top-right,
+    bottom-right, bottom-left (its top to the north, the peak the northmost)."""
+    row, i = (int(n) for n in pos.split("-"))
+    cx = 320.0 + (i - (row + 1) / 2) * PITCH_X_MM
+    cy = 286.0 - PITCH_Y_MM * (row - 1)
+    w, h = CARD_W_MM / 2, CARD_H_MM / 2
+    return ((cx - w, cy + h), (cx + w, cy + h), (cx + w, cy - h), (cx - w, cy - h))

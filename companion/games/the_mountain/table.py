@@ -138,6 +138,8 @@ def from_vision(state: MountainState, seen: VisionSeen) -> Unexplained | None:
     face = view.card if isinstance(view, CardFace) else None
     expected = state.mountain[slot]
     if expected is not None and not occupied:
+        if expected in state.pending:
+            return None  # on its way out: a card of the act begun, tapped on the discard reader
         return Unexplained(zone, f"{zone} is empty, but the {expected} should still be there", f"put the {expected} back at {zone}, or enter the move that removed it")
     if expected is None and occupied:
         what = f"the {face}" if isinstance(face, str) else "a card"

@@ -56,10 +56,17 @@ Tapped = tuple[str, str]
 class MountainPlan(PlanDefaults):
     """The Mountain's sensor plan (module docstring)."""
 
-    floor = 0.85
+    floor = 0.88
+    """The acceptance games alone reach 88.9% (with the 20 generated ones, 95.7%): the end-to-end
+    test plays the acceptance games by default, so the floor is the lower figure, rounded down."""
 
-    def __init__(self, game: TheMountain) -> None:
+    def __init__(self, game: TheMountain, camera: bool = False) -> None:
         self.game = game
+        self.camera = camera
+        """Lay the pyramid under the camera. Off in ``SPEC``: the vision pipeline reads an exposed A♠
+        as an empty slot now and then (its big pip fills the middle band the detector takes for the
+        gap a removed card leaves: seed 18's 6-4), a misread on legal play; the readers name every
+        card without it. docs/sensors.md has both figures."""
 
     def _entry(self, move: Move, why: str) -> Enter:
         data: JsonObject = {k: v for k, v in self.game.codec.to_json(move).items() if k != "t"}
@@ -70,7 +77,7 @@ class MountainPlan(PlanDefaults):
     def layout(self, players: Sequence[str]) -> tuple[Zone, ...]:
         player = players[0]
         # Row 1 first: the camera draws the later rows over it, as they lie.
-        pyramid = tuple(Zone(pos, PYRAMID_SLOT, polygon=card_outline(pos)) for pos in POSITIONS)
+        pyramid = tuple(Zone(pos, PYRAMID_SLOT, polygon=card_outline(pos)) for pos in POSITIONS) if self.camera else ()
         return pyramid + (
             Zone(f"hand-{player}", HAND_PAD, player=player, reader="array:0"),
             Zone(DISCARD_ZONE, DISCARD, reader="array:1"),
@@ -78,7 +85,9 @@ class MountainPlan(PlanDefaults):
         )
 
     def setup(self, state: MountainState) -> Sequence[Action]:
-        """The pyramid, face up."""
+        """The pyramid, face up, under the camera."""
+        if not self.camera:
+            return ()
         return tuple(Put(POSITIONS[s], card) for s in range(SLOTS) if (card := state.mountain[s]) is not None)
 
     # -- what the readers make of a move --------------------------------------------------------
@@ -219,21 +228,26 @@ class MountainPlan(PlanDefaults):
         made = self._made(state, move, after, legal)
         if isinstance(made, str):
             # Entered; the cards it removes still leave the mountain, and the camera sees them go.
-            gone = [Take(POSITIONS[s], card) for s in range(SLOTS) if (card := state.mountain[s]) is not None and after.mountain[s] is None]
-            return (self._entry(move, made), *(gone if legal else ()))
+            gone = [Take(POSITIONS[s], str(state.mountain[s])) for s in self._emptied(state, after)] if self.camera and legal else []
+            return (self._entry(move, made), *gone)
         taps, _ = made
         if not taps:
             return (Press(TURN_ZONE),)
         out: list[Action] = []
         taken: list[Put] = []
         for zone, card in taps:
-            slot = slot_of(state, card)
+            slot = slot_of(state, card) if self.camera else None
             if slot is not None and all(put.card != card for put in taken):
                 out.append(Take(POSITIONS[slot], card))  # off the mountain, then tapped on its way out
                 taken.append(Put(POSITIONS[slot], card))
             out.append(Tap(zone, card))
         # A refused move leaves the mountain as it was: the cards taken off it go back.
         return (*out, *(() if legal else taken))
+
+    def _emptied(self, state: MountainState, after: MountainState) -> list[int]:
+        """The slots a move empties, in the order a hand takes them (the top row first)."""
+        gone = [s for s in range(SLOTS) if state.mountain[s] is not None and after.mountain[s] is None]
+        return sorted(gone, reverse=True)
 
 
 def card_outline(pos: str) -> tuple[tuple[float, float], ...]:

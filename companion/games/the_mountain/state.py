@@ -55,7 +55,7 @@ class MountainState:
     reader so far, the set's cards first and then the mountain cards it removes, in order. The
     ``act`` that finishes it (or any act entered) clears it."""
     pending_since: float | None = None
-    """The table time of the act's first card (the referee's watch alerts on one left too long)."""
+    """The table time of the act's latest card (the referee's watch alerts on an act stalled too long)."""
 
     def evolve(self, **changes: Any) -> "MountainState":
         """A copy with ``changes``: ``dataclasses.replace`` without re-running ``__init__``.

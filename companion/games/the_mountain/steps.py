@@ -122,8 +122,9 @@ def _set_card(state: MountainState, card: str, set_cards: tuple[str, ...], targe
 
 
 def apply_step(state: MountainState, move: ActCard) -> MountainState:
-    since = state.pending_since if state.pending else move.t
-    return state.evolve(pending=state.pending + (move.card,), pending_since=since)
+    # Pending since its latest card: an act going on card by card (a long Clubs triple, the camera
+    # watching each card go) is stalled only when no card has come for the timeout.
+    return state.evolve(pending=state.pending + (move.card,), pending_since=move.t)
 
 
 def check_take_back(state: MountainState, move: TakeBack) -> Verdict:

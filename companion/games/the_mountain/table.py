@@ -97,7 +97,7 @@ def _act_card(state: MountainState, card: str, t: float) -> Move:
 
 
 def pending(state: MountainState) -> tuple[Pending, ...]:
-    """An act begun on the discard reader whose last card has not come."""
+    """An act begun on the discard reader whose last card has not come (since its latest card)."""
     if not state.pending or state.pending_since is None:
         return ()
     set_cards, targets = split(state, state.pending)
@@ -107,7 +107,7 @@ def pending(state: MountainState) -> tuple[Pending, ...]:
         Pending(
             DISCARD_ZONE,
             state.pending_since,
-            f"an act was begun with the {begun}{more} on the discard reader, and its last card has not come",
+            f"an act was begun with the {begun}{more} on the discard reader, and no card of it has come since",
             "tap the rest of the set and the mountain cards it removes on the discard reader, or enter the act at the console",
         ),
     )

@@ -1,22 +1,25 @@
 """The Mountain at a table with readers (issue 21): the reference table, and what each move is there.
 
-The table (``layout``): the 21 pyramid slots under the camera (each card's face, overlapped as a
-pyramid lies), and one array with the hand pad (each card drawn into the hand is tapped on it), the
-discard reader (each card leaving the hand or the mountain is tapped on its way out: a discard, the
-set's cards and the mountain cards an action removes, the health cards the attack takes) and the
+The table (``layout``): one array with the hand pad (each card drawn into the hand is tapped on it),
+the discard reader (each card leaving the hand or the mountain is tapped on its way out: a discard,
+the set's cards and the mountain cards an action removes, the health cards the attack takes) and the
 turn button beside it. Both readers are pads: a card is tapped and laid on its pile, and no reader
-lies under a pile. A card taken off the mountain is named by the discard reader; the camera sees
-its slot empty once the move is made (and alerts on a slot that disagrees with the game).
+lies under a pile. With ``camera=True`` the 21 pyramid slots lie under the camera too (each card's
+face, overlapped as a pyramid lies): a card taken off the mountain is named by the discard reader,
+and the camera sees its slot empty (and alerts on a slot that disagrees with the game). ``SPEC``
+leaves the camera off for now (``MountainPlan.camera``).
 
 What each move is at the table (``actions``; docs/sensors.md has the table of it):
 
 - ``draw``: the card tapped on the hand pad; ``discard``: each card tapped on the discard reader;
-- ``act``: its set's cards, then the mountain cards it removes in removal order, tapped on the
-  discard reader; the act is pending until the last one, whose tap is the act (table.py, steps.py);
-- ``skip``: the one mountain card tapped on the discard reader;
+- ``act``: its set's cards, then the mountain cards it removes in removal order (each taken off
+  its slot), tapped on the discard reader; the act is pending until the last one, whose tap is the
+  act (table.py, steps.py);
+- ``skip``: the one mountain card taken off its slot and tapped on the discard reader;
 - ``end_turn``: the first health card the attack takes tapped on the discard reader (the rest
   follow it), or the turn button when the attack does no damage;
-- a refused move is its first card tapped and refused at once (the player keeps it).
+- a refused move is its cards tapped until the one the table refuses at once; an act's cards
+  before it are taken back (``take_back``), and mountain cards laid back where they lay.
 
 A move whose taps the readers would read otherwise is entered, with why: the table's own reading
 (table.py) is played over the taps here, exactly as the session will read them.

@@ -237,10 +237,10 @@ class SensorRun:
         table_moves = tuple(plan.table_moves(state, now))
         _, after = self.game.play(state, now)
         actions = tuple(plan.actions(state, now, after, file_verdict.ok))
-        expected, entries, shown = self._do(index, actions)
+        expected, entries, shows = self._do(index, actions)
         self._claim_trailing(block=False)
         claimed, missing = self.collector.claim(expected, index, SETTLE_TIMEOUT_S)
-        missing += [("vision", zone) for zone in shown.unsettled]
+        missing += [("vision", zone) for shown in shows for zone in shown.unsettled]
         self._mark = time.time()
         if move.t is not None:
             self._walls[move.t] = self._mark
@@ -248,7 +248,7 @@ class SensorRun:
         rows = sorted([r.row() for r in claimed + strays] + entries, key=lambda r: r.seq)
         self._claimed_seqs.update(r.seq for r in rows)
         entered = any(isinstance(a, Enter) for a in actions)
-        why = "; ".join(shown.misseen()) or self._check(state, table_moves, rows, missing)
+        why = "; ".join(m for shown in shows for m in shown.misseen()) or self._check(state, table_moves, rows, missing)
         data = self.game.codec.to_json(move)
         result = MoveResult(index, move.verb, data, How.MISREAD if why else (How.ENTERED if entered else How.SENSORS), file_verdict.ok)
         if why:
@@ -258,7 +258,8 @@ class SensorRun:
         elif entered:
             result.why = "; ".join(sorted({a.why for a in actions if isinstance(a, Enter)}))
         if not why:
-            result.seen = tuple(str(o.payload["zone"]) for o in shown.settled)
+            result.seen = tuple(str(o.payload["zone"]) for shown in shows for o in shown.settled)
+        if not why:
             table_ok, table_rules = _judged(rows)
             result.retimed = table_rules != tuple(file_verdict.rules) and table_ok == file_verdict.ok
             if table_ok != file_verdict.ok:
@@ -271,18 +272,28 @@ class SensorRun:
         if not self.fast and seconds > 0:
             self.stop.wait(seconds / max(self.pace, 1e-6))
 
-    def _do(self, index: int, actions: Sequence[Action]) -> tuple[list[Key], list[LogRow], Shown]:
+    def _do(self, index: int, actions: Sequence[Action]) -> tuple[list[Key], list[LogRow], list[Shown]]:
         """Do the actions at the table, then let the camera look; the readings they must make, the
-        rows of entries, and what the camera showed the pipeline."""
+        rows of entries, and what the camera showed the pipeline (each look).
+
+        A card taken off a watched zone after another one this move was taken off is taken a moment
+        later: the camera looks between the two (cards taken one by one, as a hand takes them; several
+        gone at once look like a hand over the table)."""
         expected: list[Key] = []
         entries: list[LogRow] = []
         sweep: list[Take] = []
+        shows: list[Shown] = []
+        taken_unseen = False
         for k, action in enumerate(actions):
             if k:
                 self._wait(ACTION_PACE_S)
             if not isinstance(action, Take) and sweep:
                 self._sweep(sweep)
                 sweep = []
+            if isinstance(action, Take) and self.camera is not None and self.camera.watches(action.zone):
+                if taken_unseen:
+                    shows.append(self._look(expected))
+                taken_unseen = True
             self.table.apply(action)  # the plan's mistakes stop here, before anything is read
             if isinstance(action, Enter):
                 entries.append(self.session.process(Observation(REFEREE, time.time(), ObservationKind.MOVE, dict(action.move))))
@@ -310,9 +321,17 @@ class SensorRun:
                 expected.append(self._reached(("press", action.zone)))
         if sweep:
             self._sweep(sweep)
-        shown = self.camera.show(self.table) if self.camera is not None else Shown()
-        expected += [("vision", str(o.payload["zone"])) for o in shown.settled]
-        return expected, entries, shown
+        if self.camera is not None:
+            shows.append(self._look(expected))
+        return expected, entries, shows
+
+    def _look(self, expected: list[Key]) -> Shown:
+        """The camera looks at the table as it is now; the views that settle are expected readings,
+        waited for as a reader's are (the session reads them before what the table does next)."""
+        assert self.camera is not None
+        shown = self.camera.show(self.table)
+        expected += [self._reached(("vision", str(o.payload["zone"]))) for o in shown.settled]
+        return shown
 
     def _reached(self, key: Key) -> Key:
         """Wait until the reading ``key`` has reached the session before the next action: a hand at

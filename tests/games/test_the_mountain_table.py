@@ -12,7 +12,7 @@ from companion.core import zones as kinds
 from companion.core.errors import ObservationError
 from companion.games.the_mountain import GAME
 from companion.games.the_mountain.examples import example_header
-from companion.games.the_mountain.moves import Act, Discard, Draw, EndTurn, Skip
+from companion.games.the_mountain.moves import Act, ActCard, Discard, Draw, EndTurn, Skip
 from companion.games.the_mountain.state import MountainState
 from companion.games.the_mountain.table import PYRAMID_SLOT
 
@@ -63,8 +63,11 @@ def test_hand_pad_retap_lift_and_strays() -> None:
     state = played(start(), Draw(card="10S", from_="stock"))
     assert GAME.interpret(state, tap(HAND_PAD, "10S")) is None
     assert GAME.interpret(state, tap(HAND_PAD, "10S", event="depart")) is None
-    alert = GAME.interpret(state, tap(HAND_PAD, "AS"))
-    assert isinstance(alert, Unexplained) and "6-1" in alert.what and alert.fix == "put the AS back at 6-1"
+    # a mountain card taken into the hand is a draw, refused at once, saying where the card lies
+    drawn = GAME.interpret(state, tap(HAND_PAD, "AS"))
+    assert drawn == Draw(by="solo", t=12.5, card="AS", from_="stock")
+    verdict = GAME.judge(state, drawn)
+    assert verdict.rules == ("TM-STOCK",) and "on the mountain at 6-1" in verdict.why and verdict.fix == "put the AS back"
     assert isinstance(GAME.interpret(state, tap(HAND_PAD, None)), Unexplained)
     assert isinstance(GAME.interpret(state, tap(HAND_PAD, "joker")), Unexplained)
 
@@ -75,21 +78,26 @@ def test_hand_pad_retap_lift_and_strays() -> None:
 def test_a_hand_card_on_the_discard_reader_at_the_start_of_the_turn_is_a_discard() -> None:
     state = played(played(ready(), Skip(target="6-6")), EndTurn())
     assert GAME.interpret(state, tap(DISCARD, "7H")) == Discard(by="solo", t=12.5, cards=("7H",))
-    # after drawing, a hand card going out belongs to a set the console enters
+    # after drawing, a hand card going out is the first card of an act, which is pending
     drawn = played(played(state, Discard(cards=("7H",))), Draw(card="8H", from_="stock"))
-    assert GAME.interpret(drawn, tap(DISCARD, "AH")) is None
+    assert GAME.interpret(drawn, tap(DISCARD, "AH")) == ActCard(by="solo", t=12.5, card="AH")
 
 
-def test_a_mountain_card_on_the_discard_reader_is_the_skip_when_no_set_is_held() -> None:
-    state = ready()  # five cards always hold two of one suit: the tap may belong to a set
-    assert GAME.interpret(state, tap(DISCARD, "AS")) is None
+def test_a_mountain_card_on_the_discard_reader_with_no_act_begun_is_the_skip() -> None:
+    state = ready()  # a set begins with its hand cards, so a mountain card first is the skip, set held or not
+    move = GAME.interpret(state, tap(DISCARD, "AS"))
+    assert move == Skip(by="solo", t=12.5, target="6-1") and GAME.judge(state, move).ok
     lone = ready(("5C", "AD", "AH", "10S")).evolve(stock=frozenset())  # one card of each suit
     move = GAME.interpret(lone, tap(DISCARD, "9D"))
     assert move == Skip(by="solo", t=12.5, target="6-6") and GAME.judge(lone, move).ok
-    alert = GAME.interpret(lone, tap(DISCARD, "KS"))
-    assert isinstance(alert, Unexplained) and alert.fix == "put the KS back at 5-1"
+    # a covered card and a second skip are skips the engine refuses at once, with the fix
+    covered = GAME.interpret(lone, tap(DISCARD, "KS"))
+    assert covered == Skip(by="solo", t=12.5, target="5-1")
+    verdict = GAME.judge(lone, covered)
+    assert verdict.rules == ("TM-EXPOSED",) and verdict.fix.startswith("put the KS back at 5-1")
     skipped = played(lone, Skip(target="6-6"))
-    assert isinstance(GAME.interpret(skipped, tap(DISCARD, "AS")), Unexplained)
+    second = GAME.interpret(skipped, tap(DISCARD, "AS"))
+    assert second == Skip(by="solo", t=12.5, target="6-1") and GAME.judge(skipped, second).rules == ("TM-SKIP",)
     assert GAME.interpret(skipped, tap(DISCARD, "9D")) is None  # already on the discard pile
 
 

@@ -13,6 +13,7 @@ from companion.contract.spec import ExampleTable, GameSpec
 from . import playout
 from .secrets import SECRETS
 from .engine import GAME, TheMountain
+from .sensors import MountainPlan
 
 
 def example(rng: random.Random) -> ExampleTable:
@@ -20,6 +21,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(playout.deal(rng, player="anna"), shuffled=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=MountainPlan(GAME))
 
 __all__ = ["GAME", "SPEC", "TheMountain"]

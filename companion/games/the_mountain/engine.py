@@ -7,18 +7,20 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move, Outcome, Prompt, Unexplained, Verdict
-from companion.core.seen import Seen, TagSeen
+from companion.core.seen import PressSeen, Seen, TagSeen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.core.errors import IllegalMoveError
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game, Points
+from companion.contract.sensors import Pending
 from companion.contract.players import not_a_player
 from . import rules as R
 from . import entry, picks, scoring, table, views
 from .actions import Plan, plan_act, plan_skip
+from .steps import apply_step, apply_take_back, check_step, check_take_back, ready_to_act
 from .cards import SUIT_NAMES, SUIT_OF, THREATS
-from .moves import MOVE_TYPES, Act, Discard, Draw, EndTurn, MountainCodec, Skip
+from .moves import MOVE_TYPES, Act, ActCard, Discard, Draw, EndTurn, MountainCodec, Skip, TakeBack
 from .options import MountainOptions
 from .setup import read_setup
 from .state import MountainState, Phase
@@ -92,20 +94,14 @@ class TheMountain(Game[MountainState]):
     def interpret_table(self, state: MountainState, seen: Seen) -> Move | Unexplained | None:
         return table.from_tag(state, seen) if isinstance(seen, TagSeen) else table.from_vision(state, seen)
 
+    def interpret_press(self, state: MountainState, seen: PressSeen) -> Move | Unexplained | None:
+        return table.press(state, seen)
+
+    def pending(self, state: MountainState) -> tuple[Pending, ...]:
+        return table.pending(state)
+
 
 # -- the checks, one per verb -----------------------------------------------------------------------
-
-
-def _ready_to_act(state: MountainState) -> Verdict | None:
-    """Before the first action of a turn the hand is full, unless the stock is empty (TM-DRAW-FIRST)."""
-    if state.phase is not Phase.ACTIONS and len(state.hand) < state.hand_limit and state.stock:
-        short = state.hand_limit - len(state.hand)
-        return Verdict.illegal(
-            R.DRAW_FIRST,
-            f"draw to {state.hand_limit} cards before acting: {short} more (the stock still has cards)",
-            "put the cards back and draw first",
-        )
-    return None
 
 
 def _check_discard(state: MountainState, move: Discard) -> Verdict:
@@ -157,7 +153,7 @@ def _check_act(state: MountainState, move: Act) -> Verdict:
         return Verdict.illegal(R.TWO_SETS, f"you already played {SUIT_NAMES[suit]} this turn; a second set must be another suit", fix)
     if len(state.acted) >= 2:
         return Verdict.illegal(R.TWO_SETS, "two sets a turn at most", fix)
-    not_ready = _ready_to_act(state)
+    not_ready = ready_to_act(state)
     if not_ready is not None:
         return not_ready
     plan = plan_act(state, move, suit)
@@ -170,7 +166,7 @@ def _check_skip(state: MountainState, move: Skip) -> Verdict:
         return Verdict.illegal(R.SKIP, "you played a set this turn; the skip is only for a turn without one", fix)
     if state.skipped:
         return Verdict.illegal(R.SKIP, "you already made the skip this turn", fix)
-    not_ready = _ready_to_act(state)
+    not_ready = ready_to_act(state)
     if not_ready is not None:
         return not_ready
     plan = plan_skip(state, move)
@@ -226,7 +222,9 @@ def _apply_act(state: MountainState, move: Act) -> MountainState:
     plan = _plan_for(state, move) or plan_act(state, move, SUIT_OF[move.cards[0]])
     if not isinstance(plan, Plan):
         raise IllegalMoveError(f"apply called with an illegal act: {plan.why}")
-    return _remove(state, plan, move.cards, acted=state.acted + (SUIT_OF[move.cards[0]],))
+    # The act finishes whatever act the table had begun (its cards are this act's, or an act
+    # entered at the console replaces it).
+    return _remove(state, plan, move.cards, acted=state.acted + (SUIT_OF[move.cards[0]],)).evolve(pending=(), pending_since=None)
 
 
 def _apply_skip(state: MountainState, move: Skip) -> MountainState:
@@ -299,6 +297,8 @@ MOVES: MoveTable[MountainState] = MoveTable("The Mountain", {
     Discard: (_check_discard, _apply_discard),
     Draw: (_check_draw, _apply_draw),
     Act: (_check_act, _apply_act),
+    ActCard: (check_step, apply_step),
+    TakeBack: (check_take_back, apply_take_back),
     Skip: (_check_skip, _apply_skip),
     EndTurn: (_check_end_turn, _apply_end_turn),
 })

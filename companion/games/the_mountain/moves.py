@@ -111,6 +111,31 @@ class Act(Move):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ActCard(Move):
+    """One card of a set's action as the table sees it (issue 21): a card of the set, or a mountain
+    card the action removes, tapped on the discard reader. The act is held pending until its last
+    card, whose tap is the ``act`` itself; a card no legal act could go on with is refused at once.
+
+    Made by the readers, never needed in a file: a whole ``act`` says the same."""
+
+    verb: ClassVar[str] = "act_card"
+    # The set's cards come first (a mountain card may follow; ``every`` offers the whole deck).
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD)}
+    card: str
+
+    def __post_init__(self) -> None:
+        check_card(self.card)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TakeBack(Move):
+    """The act begun at the table is taken back (issue 21): a card of its set tapped on the hand pad
+    again. Its cards go back to the hand and the mountain, and nothing is pending."""
+
+    verb: ClassVar[str] = "take_back"
+
+
+@dataclass(frozen=True, kw_only=True)
 class Skip(Move):
     """No set played this turn: remove any single exposed card (Single Removal)."""
 
@@ -129,7 +154,7 @@ class EndTurn(Move):
     verb: ClassVar[str] = "end_turn"
 
 
-MOVE_TYPES: tuple[type[Move], ...] = (Discard, Draw, Act, Skip, EndTurn)
+MOVE_TYPES: tuple[type[Move], ...] = (Discard, Draw, Act, ActCard, TakeBack, Skip, EndTurn)
 
 
 class MountainCodec(MoveCodec):

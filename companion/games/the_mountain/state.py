@@ -50,6 +50,12 @@ class MountainState:
     last_damage: int | None = None
     """Damage done by the last attack (None before the first)."""
     result: Literal["won", "lost"] | None = None
+    pending: tuple[str, ...] = ()
+    """An act the table has begun and not finished (``act_card``): the cards tapped on the discard
+    reader so far, the set's cards first and then the mountain cards it removes, in order. The
+    ``act`` that finishes it (or any act entered) clears it."""
+    pending_since: float | None = None
+    """The table time of the act's latest card (the referee's watch alerts on an act stalled too long)."""
 
     def evolve(self, **changes: Any) -> "MountainState":
         """A copy with ``changes``: ``dataclasses.replace`` without re-running ``__init__``.

@@ -13,8 +13,10 @@ actions that make it (``actions``) and the moves the table's rows will be (``tab
 runner does each action for real: a card put on a reader lands on a simulated reader array running
 the real firmware, read by the real bridge and table model (:mod:`companion.demo.readers`); a
 button is pressed on the array; an ``Enter`` goes down the referee's path (a MOVE observation, as
-the console sends). The camera is not in the runner yet (issue 21): a layout whose zones have
-outlines, and ``Cubes`` and ``Pawns`` actions, are refused with :class:`RunError`. Everything reaches one :class:`~companion.referee.session.Session`
+the console sends). Zones with outlines are watched by the camera (:mod:`companion.demo.camera`):
+once a move's actions are done, the physical table is rendered as the camera takes it and read by
+the real vision pipeline until every view the move changed has settled (``Put``, ``Take``,
+``Cubes``, ``Pawns`` on an outlined zone). Everything reaches one :class:`~companion.referee.session.Session`
 and its log, with the referee's watch for unfinished moves running beside it.
 
 After a move's actions the runner waits until the pipeline has settled (every reading those
@@ -39,6 +41,7 @@ from companion.contract.sensors import Action, Cubes, Enter, Pawns, Press, Put, 
 from companion.contract.spec import GameSpec
 from companion.core import Header, Move, Observation, ObservationKind, Verdict
 from companion.demo.account import How, MoveResult, Report
+from companion.demo.camera import CameraRig, Shown
 from companion.demo.collect import Collector, Key, Reached
 from companion.demo.physical import PhysicalTable, PlanError
 from companion.demo.readers import ReaderRig, uid_of
@@ -118,6 +121,7 @@ class SensorRun:
         self._trailing: list[tuple[Key, int]] = []
         self._claimed_seqs: set[int] = set()
         self.readers: ReaderRig | None = None
+        self.camera: CameraRig | None = None
         self.watch = PendingWatch(lambda: self.session, pending_timeout_s)
         self._file_t: float | None = None
         """The time of the game's last move that had one (notation seconds)."""
@@ -134,13 +138,10 @@ class SensorRun:
     # -- the table as set up ------------------------------------------------------------------
 
     def _open(self, header: Header) -> None:
-        outlined = [z.name for z in self.zones if z.polygon]
-        if outlined:
-            raise RunError(f"{self.game.id}: the camera watches {', '.join(outlined)}, and the runner has no camera yet")
         laid: list[tuple[str, str]] = []
         for action in self.plan.setup(self.game.new_state(header)):
-            if not isinstance(action, Put):
-                raise PlanError(f"setup: {action} (the runner lays a table with cards on readers only)")
+            if not isinstance(action, (Put, Cubes, Pawns)):
+                raise PlanError(f"setup: {action} (a table is laid with cards, cubes and pawns)")
             self.table.apply(action)
             if isinstance(action, Put) and self.zones_by_name()[action.zone].reader is not None:
                 laid.append((action.zone, action.card))
@@ -152,6 +153,10 @@ class SensorRun:
             self.report.readers = sum(1 for z in self.zones if z.reader and z.reader.startswith("array:"))
             self.report.buttons = sum(1 for z in self.zones if z.reader and z.reader.startswith("button:"))
             self.report.arrays = len(self.readers.arrays)
+        if any(z.polygon for z in self.zones):
+            self.camera = CameraRig(self.zones, header.players, self.collector, fast=self.fast)
+            self.report.watched = len(self.camera.zones)
+            self.camera.show(self.table)  # the table as laid: every view settles once
         self.watch.start()
         for reached in self.collector.strays(-1):
             row = reached.row()
@@ -232,9 +237,10 @@ class SensorRun:
         table_moves = tuple(plan.table_moves(state, now))
         _, after = self.game.play(state, now)
         actions = tuple(plan.actions(state, now, after, file_verdict.ok))
-        expected, entries = self._do(index, actions)
+        expected, entries, shown = self._do(index, actions)
         self._claim_trailing(block=False)
         claimed, missing = self.collector.claim(expected, index, SETTLE_TIMEOUT_S)
+        missing += [("vision", zone) for zone in shown.unsettled]
         self._mark = time.time()
         if move.t is not None:
             self._walls[move.t] = self._mark
@@ -242,7 +248,7 @@ class SensorRun:
         rows = sorted([r.row() for r in claimed + strays] + entries, key=lambda r: r.seq)
         self._claimed_seqs.update(r.seq for r in rows)
         entered = any(isinstance(a, Enter) for a in actions)
-        why = self._check(state, table_moves, rows, missing)
+        why = "; ".join(shown.misseen()) or self._check(state, table_moves, rows, missing)
         data = self.game.codec.to_json(move)
         result = MoveResult(index, move.verb, data, How.MISREAD if why else (How.ENTERED if entered else How.SENSORS), file_verdict.ok)
         if why:
@@ -251,6 +257,8 @@ class SensorRun:
             self._fix(rows, table_moves)
         elif entered:
             result.why = "; ".join(sorted({a.why for a in actions if isinstance(a, Enter)}))
+        if not why:
+            result.seen = tuple(str(o.payload["zone"]) for o in shown.settled)
         if not why:
             table_ok, table_rules = _judged(rows)
             result.retimed = table_rules != tuple(file_verdict.rules) and table_ok == file_verdict.ok
@@ -264,8 +272,9 @@ class SensorRun:
         if not self.fast and seconds > 0:
             self.stop.wait(seconds / max(self.pace, 1e-6))
 
-    def _do(self, index: int, actions: Sequence[Action]) -> tuple[list[Key], list[LogRow]]:
-        """Do the actions at the table; the readings they must make, and the rows of entries."""
+    def _do(self, index: int, actions: Sequence[Action]) -> tuple[list[Key], list[LogRow], Shown]:
+        """Do the actions at the table, then let the camera look; the readings they must make, the
+        rows of entries, and what the camera showed the pipeline."""
         expected: list[Key] = []
         entries: list[LogRow] = []
         sweep: list[Take] = []
@@ -281,12 +290,11 @@ class SensorRun:
                     self.collector.judged(SETTLE_TIMEOUT_S)
                 entries.append(self.session.process(Observation(REFEREE, time.time(), ObservationKind.MOVE, dict(action.move))))
                 continue
-            if isinstance(action, (Cubes, Pawns)):
-                raise RunError(f"{action}: the runner has no camera yet")
             readers = self.readers
             if readers is None or not readers.has_reader(action.zone):
-                raise PlanError(f"{action}: no reader watches {action.zone}")
-            assert readers is not None
+                if isinstance(action, (Put, Take, Cubes, Pawns)) and self.camera is not None and self.camera.watches(action.zone):
+                    continue  # the camera sees it once the move's actions are done
+                raise PlanError(f"{action}: no {'camera' if isinstance(action, (Cubes, Pawns)) else 'reader'} watches {action.zone}")
             self._claim_trailing(block=True, zone=action.zone)
             if isinstance(action, Put):
                 readers.put(action.zone, action.card)
@@ -305,7 +313,9 @@ class SensorRun:
                 expected.append(self._reached(("press", action.zone)))
         if sweep:
             self._sweep(sweep)
-        return expected, entries
+        shown = self.camera.show(self.table) if self.camera is not None else Shown()
+        expected += [("vision", str(o.payload["zone"])) for o in shown.settled]
+        return expected, entries, shown
 
     def _reached(self, key: Key) -> Key:
         """Wait until the reading ``key`` has reached the session before the next action: a hand at

@@ -1,7 +1,8 @@
-"""Horrible Mountain 2 at a table with readers (issue 21): reader events through the real table model
-(its zones the sensor plan's layout, its tag registry), judged by a real session and written to its
-log. A live deal from the hand pads, Swap Cubes and Claim a Cube held as a pending move until their
-second card, a pending move left too long as one alert, and an illegal first card flagged at once."""
+"""Horrible Mountain 2 at a table with readers and a camera (issue 21): reader events through the real
+table model (its zones the sensor plan's layout, its tag registry), judged by a real session and
+written to its log. A live deal from the hand pads, Swap Cubes and Claim a Cube held as a pending
+move until their second card (or, where the two cards leave it open, the cubes the camera sees move),
+a pending move left too long as one alert, and an illegal first card flagged at once."""
 
 from __future__ import annotations
 
@@ -10,15 +11,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.core import Header, Observation, ObservationKind, Zone
+from companion.core import Header, Observation, ObservationKind, Unexplained, Zone
 from companion.core.readers import ReaderEvent
+from companion.core.seen import read_seen
 from companion.games.horrible_mountain_2 import GAME, SPEC
+from companion.games.horrible_mountain_2.moves import SwapCubes
 from companion.games.horrible_mountain_2.sensors import HorribleMountain2Plan
+from companion.games.horrible_mountain_2.state import evolve
 from companion.log.store import GameLog, LogRow
 from companion.referee.pending import PendingWatch
 from companion.referee.session import Session
 from companion.table.model import TableModel
-from tests.games.test_horrible_mountain_2_support import ADAM, EVE, SETUP, header
+from tests.games.test_horrible_mountain_2_support import ADAM, EVE, SETUP, header, mv, play, start
 
 
 
@@ -202,3 +206,42 @@ def test_an_illegal_first_card_is_flagged_at_once(tmp_path: Path) -> None:
         assert GAME.pending(table.session.state) == ()
     finally:
         table.close()
+
+
+def view(table: Table, zone: str, cubes: list[str]) -> LogRow:
+    """The camera's settled view of a zone's cubes, judged by the session."""
+    z = table.zones[zone]
+    payload = {**z.payload(), "state": {"cubes": cubes}}
+    row = table.session.process(Observation("camera", table.clock.t, ObservationKind.VISION, payload))
+    table.rows.append(row)
+    return row
+
+
+def test_two_cards_that_leave_the_cube_open_are_finished_by_the_cube_the_camera_sees_leave_the_pile(tmp_path: Path) -> None:
+    table = placed(tmp_path, hands={EVE: ["2H", "2C", "4H"], ADAM: ["5H", "6H", "2D"]})
+    try:
+        assert move_of(table.tap(f"hand-{EVE}", "3D"))[:2] == ("draw", True)
+        assert move_of(table.enter(ADAM, "take_table", cube="green", replacement="4D"))[:2] == ("take_table", True)
+        assert table.board["cube_pile"] == ["blue", "green"]
+        assert move_of(table.put("discard", "2C")) == ("half", True, ())
+        assert move_of(table.put("discard", "2H")) == ("half", True, ())  # blue or green: the camera says
+        assert table.board["laid"] == ["2C", "2H"]
+        claim = view(table, "cube-pile", ["blue"])
+        assert move_of(claim) == ("claim_cube", True, ()) and claim.move is not None and claim.move["cube"] == "green"
+        assert view(table, f"cubes-{EVE}", ["red", "orange", "green"]).move is None  # as the state has it now
+        assert table.board["scores"][EVE]["control_cubes"] == ["green", "orange", "red"] and table.board["turn"] == ADAM
+    finally:
+        table.close()
+
+
+def test_swap_cubes_with_both_cards_down_is_finished_by_the_cubes_the_camera_sees_swapped() -> None:
+    state = play(start(), mv(ADAM, "place", slots=[5, 1]), mv(EVE, "place", slots=[2, 4]))
+    state = play(state, mv(EVE, "half", card="2H"), mv(EVE, "half", card="3H"))  # as the readers read them
+    assert state.laid == ("2H", "3H")
+    slot1 = next(z for z in PLAN.layout(state.players) if z.name == "slot-1")
+    payload = {**slot1.payload(), "state": {"cubes": [state.slot_cubes[1]]}}
+    found = GAME.interpret_table(state, read_seen(Observation("camera", 7.0, ObservationKind.VISION, payload)))
+    assert found == SwapCubes(by=EVE, cards=("2H", "3H"), slots=(2, 1), t=7.0) and GAME.judge(state, found).ok
+    # With one card down the cubes moved are still unexplained: the move needs its second card.
+    one = evolve(state, laid=("2H",), hands=(state.hands[0] | {"3H"}, state.hands[1]))
+    assert isinstance(GAME.interpret_table(one, read_seen(Observation("camera", 7.0, ObservationKind.VISION, payload))), Unexplained)

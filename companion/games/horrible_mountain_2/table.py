@@ -23,8 +23,10 @@ of each player. One observation at a time, against the state before the action:
 * anything halfway through an action (a card lifted, a cube paid into the Cube Pile) -> None; a view
   no legal move explains -> :class:`Unexplained`, naming the zone and the fix.
 
-The Table Card slots and the Cube Pile are this game's own zone kinds (the camera counts cubes in
-both); hand pads, the Discard Pile and the Draw Pile are shared (:mod:`companion.core.zones`).
+The Table Card slots, the Cube Pile and the Control Cubes in front of a player are this game's own
+zone kinds (the camera counts cubes in each; with both cards of Swap Cubes or Claim a Cube down, the
+cubes it sees move finish the move); hand pads, the Discard Pile and the Draw Pile are shared
+(:mod:`companion.core.zones`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ log = logging.getLogger(__name__)
 
 TABLE_SLOT = ZoneKind("table_slot", camera=Watch.CUBES)  # one of the five Table Card slots: its card, and the cube on it
 CUBE_PILE = ZoneKind("cube_pile", camera=Watch.CUBES)
-ZONE_KINDS = (HAND_PAD, TABLE_SLOT, DISCARD, DRAW_PILE, CUBE_PILE)
+CONTROL_CUBES = ZoneKind("control_cubes", camera=Watch.CUBES)  # in front of a player: their Control Cubes
+ZONE_KINDS = (HAND_PAD, TABLE_SLOT, DISCARD, DRAW_PILE, CUBE_PILE, CONTROL_CUBES)
 DISCARD_ZONE = "discard"
 """The Discard Pile's zone as the reference table names it (``companion init`` and the sensor plan):
 where a pending Swap Cubes or Claim a Cube lies."""
@@ -211,10 +214,10 @@ def _vision(state: State, seen_view: VisionSeen) -> Found:
     if seen_view.zone.is_a(TABLE_SLOT):
         return _slot_cubes(state, zone, seen_view.zone.index, seen, seen_view.t)
     if seen_view.zone.is_a(CUBE_PILE):
-        return _pile_cubes(state, zone, seen)
+        return _pile_cubes(state, zone, seen, seen_view.t)
     player = seen_view.zone.player
     if player is not None:
-        return _player_cubes(state, zone, player, seen)  # the Control Cubes in front of a player
+        return _player_cubes(state, zone, player, seen, seen_view.t)  # the Control Cubes in front of a player
     return None
 
 
@@ -239,6 +242,9 @@ def _slot_cubes(state: State, zone: str, index: int | None, seen: list[str], t: 
             return placed
     if state.phase is Phase.PLAY and len(seen) == 1 and want is not None:
         other = state.slot_of_cube(seen[0])
+        if other is not None and other != index and len(state.laid) == 2:
+            # Swap Cubes under way, its two cards down: the cubes moved say which slots (the verdict judges)
+            return SwapCubes(by=state.current, cards=(state.laid[0], state.laid[1]), slots=(other, index), t=t)
         if other is not None and other != index:
             return Unexplained(
                 zone,
@@ -269,7 +275,14 @@ def _placement(state: State, slot: int, colour: str, t: float) -> Place | None:
     return None
 
 
-def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
+def _claimed(state: State, colour: str, t: float) -> Move | None:
+    """Claim a Cube under way, its two cards down: the cube that left the Cube Pile is the one claimed."""
+    if len(state.laid) != 2:
+        return None
+    return ClaimCube(by=state.current, cards=(state.laid[0], state.laid[1]), cube=colour, t=t)  # type: ignore[arg-type]
+
+
+def _pile_cubes(state: State, zone: str, seen: list[str], t: float) -> Found:
     now = Counter(seen)
     if now == Counter(state.cube_pile):
         return None
@@ -281,6 +294,9 @@ def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
         return None  # a Control Cube paid for Take a Table Card or Take a Discard; the card says which
     if in_play and not added and len(removed) == 1:
         (colour,) = removed
+        claimed = _claimed(state, colour, t)
+        if claimed is not None:
+            return claimed
         return Unexplained(
             zone,
             f"the {colour} cube left the Cube Pile: Claim a Cube needs the two cards of one rank discarded",
@@ -290,7 +306,7 @@ def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
     return Unexplained(zone, f"the Cube Pile should hold {expect}", f"make the Cube Pile hold {expect}")
 
 
-def _player_cubes(state: State, zone: str, player: str, seen: list[str]) -> Found:
+def _player_cubes(state: State, zone: str, player: str, seen: list[str], t: float) -> Found:
     seat = state.seat(player)
     if seat is None:
         return None
@@ -298,11 +314,14 @@ def _player_cubes(state: State, zone: str, player: str, seen: list[str]) -> Foun
     now = Counter(seen)
     if now == held:
         return None
-    if state.phase is Phase.PLACE:
+    if state.phase in (Phase.DEAL, Phase.PLACE):
         return None  # before placing, a player still has four cubes in front of him
     acting = state.phase is Phase.PLAY and seat == state.turn and not state.must_discard
     added, removed = now - held, held - now
     if acting and len(added) + len(removed) == 1:
+        claimed = _claimed(state, next(iter(added)), t) if added and set(added) <= state.cube_pile else None
+        if claimed is not None:
+            return claimed
         if removed or set(added) <= state.cube_pile:
             return None  # a cube paid, or one being claimed: the cards say the rest
     expect = " and ".join(sorted(state.control[seat])) or "no cube"

@@ -81,7 +81,7 @@ def test_demo_game_prints_each_games_share_and_ends_with_the_sum(tmp_path: Path)
 
 
 def test_demo_game_refuses_a_game_with_no_sensor_plan_or_no_such_game(tmp_path: Path) -> None:
-    for game, said in (("everest", "has no sensor plan yet"), ("chess", "no game 'chess'")):
+    for game, said in (("escape-house", "has no sensor plan yet"), ("chess", "no game 'chess'")):
         result = subprocess.run(
             [sys.executable, "-m", "companion", "demo", "--game", game, "--dir", str(tmp_path / game)],
             capture_output=True, text=True, timeout=120,

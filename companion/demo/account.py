@@ -92,7 +92,7 @@ class Report:
     @property
     def confirmed(self) -> int:
         """Moves the camera confirmed (:attr:`MoveResult.seen`)."""
-        return sum(1 for r in self.results if r.seen)
+        return sum(1 for r in self.results if r.seen and r.how is not How.MISREAD)
 
     def misread_on_legal_play(self) -> list[MoveResult]:
         return [r for r in self.results if r.how is How.MISREAD and r.legal]

@@ -11,8 +11,10 @@ Every zone of the layout with an outline is watched. The four markers lie at the
 smallest rectangle (from marker 0 at the origin) that holds every outline with room to spare, and the
 camera looks down on them as ``vision/render/scenes.py``'s easy level does (a little tilt, blur and
 noise). Cards lie at their zone's centre (a stack's top card shows), face up (a playing card with its
-face; any other card as a plain pale face) or face down; cubes lie in a grid in their zone; a pawn
-stands on its square of a grid zone, drawn over Everest's mountain of tiles.
+face; any other card as a plain pale face) or face down; cubes lie in a grid in their zone (22 mm
+apart: n cubes take rows of int(sqrt(n)) + 1); a pawn stands on its square of a grid zone, drawn over
+Everest's mountain of tiles. Each is set down by hand: up to 2 mm off and 2 degrees turned, the same
+each time the same thing is set in the same place.
 
 What the camera should settle on for each zone follows from the physical table (:meth:`CameraRig.expected`):
 only zones whose expected view changed are waited for (a card put on a card already there changes
@@ -32,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
+import random
 import re
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -62,21 +65,26 @@ FPS = 10.0
 """Frames a second the camera takes at table speed (a Pi camera at 1280x720 gives 15 to 30)."""
 MARGIN_MM = 100.0
 """Room between the outermost outline and the marker centres."""
-CLEAR_MM = 60.0
-"""Outlines keep this far from marker 0's centre (its paper lies there)."""
+CLEAR_MM = 48.0
+"""Outlines keep out of the square this far round marker 0's centre (its paper lies there)."""
 HAND_FRAMES = 3
 """Frames a hand shows over a zone while it changes (at table speed)."""
 PALE_FACE = (205, 212, 216)
 """A face-up card that is not a playing card, drawn as a plain pale face."""
-CUBE_PITCH_MM = 18.0
+CUBE_PITCH_MM = 22.0
+"""Cubes lie this far apart, 10 mm between 12 mm cubes (at 18 mm, 2 mm apart after placing by
+hand, the detector counted a zone of six cubes as seven)."""
+LEVEL = LEVELS["easy"]
+"""The camera and the hands as ``vision/render/scenes.py``'s easy level has them: a little tilt, blur
+and noise; things set down up to 2 mm and 2 degrees off."""
 _PLAYING_CARD = re.compile(rf"^({'|'.join(RANKS)})({'|'.join(SUITS)})$")
 
 
 def marker_layout(zones: Sequence[Zone]) -> MarkerLayout:
     """Markers at the corners of the rectangle that holds every outline, MARGIN_MM to spare."""
     for zone in zones:
-        if min(x for x, _ in zone.polygon) < CLEAR_MM or min(y for _, y in zone.polygon) < CLEAR_MM:
-            raise PlanError(f"zone {zone.name}: its outline comes within {CLEAR_MM:.0f} mm of marker 0 (the origin); move it north-east")
+        if min(x for x, _ in zone.polygon) < CLEAR_MM and min(y for _, y in zone.polygon) < CLEAR_MM:
+            raise PlanError(f"zone {zone.name}: its outline reaches marker 0's paper (within {CLEAR_MM:.0f} mm of the origin both ways); move it north or east")
     xs = [x for z in zones for x, _ in z.polygon]
     ys = [y for z in zones for _, y in z.polygon]
     return MarkerLayout.rectangle(max(xs) + MARGIN_MM, max(ys) + MARGIN_MM)
@@ -110,12 +118,21 @@ def _tiles(zone: Zone) -> tuple[TileItem, ...]:
     return tuple(TileItem(grid_point(zone, x - 1, y - 1), side, layer) for layer, x, y in EVEREST_TILES)
 
 
-def _card(at: Point, lying: Lying) -> CardItem:
+def _by_hand(at: Point, *what: object) -> tuple[Point, float]:
+    """Where a hand sets a thing meant for ``at``: a little off, a little turned (``LEVEL``'s
+    placing), the same each time the same thing is set there."""
+    rng = random.Random(":".join(map(str, what)))
+    d = LEVEL.place_mm
+    return (at[0] + rng.uniform(-d, d), at[1] + rng.uniform(-d, d)), rng.uniform(-LEVEL.place_deg, LEVEL.place_deg)
+
+
+def _card(zone: Zone, lying: Lying) -> CardItem:
+    at, angle = _by_hand(centre(zone), zone.name, lying.card)
     if not lying.face_up:
-        return CardItem(at, None)
+        return CardItem(at, None, angle)
     if _PLAYING_CARD.match(lying.card):
-        return CardItem(at, lying.card)
-    return CardItem(at, None, back=PALE_FACE)
+        return CardItem(at, lying.card, angle)
+    return CardItem(at, None, angle, back=PALE_FACE)
 
 
 @dataclass(frozen=True)
@@ -179,7 +196,7 @@ class CameraRig:
             raise PlanError(f"{len(players)} players: the camera knows {len(PAWN_COLOURS)} pawn colours")
         self.colour_of = {player: colour for player, colour in zip(players, PAWN_COLOURS)}
         self.pipeline = VisionPipeline(_NoFrames(), self.zones, self.settings, {c: p for p, c in self.colour_of.items()})
-        self.view = camera_view(np.random.default_rng(seed), self.layout, LEVELS["easy"])
+        self.view = camera_view(np.random.default_rng(seed), self.layout, LEVEL)
         self.tiles = tuple(t for z in self.zones if z.kind.camera is Watch.PAWNS for t in _tiles(z))
         self.cube_order = {c.name: k for k, c in enumerate(self.settings.cube_colours)}
         self.sink = sink
@@ -220,7 +237,7 @@ class CameraRig:
         pawns: list[PawnItem] = []
         for zone in self.zones:
             at = centre(zone)
-            cards += [_card(at, lying) for lying in table.on(zone.name)]
+            cards += [_card(zone, lying) for lying in table.on(zone.name)]
             colours = table.cubes.get(zone.name, ())
             per_row = max(1, int(math.sqrt(len(colours))) + 1)
             rows = (len(colours) + per_row - 1) // per_row
@@ -228,12 +245,12 @@ class CameraRig:
                 row, col = divmod(i, per_row)
                 x = at[0] + (col - (per_row - 1) / 2) * CUBE_PITCH_MM
                 y = at[1] + (row - (rows - 1) / 2) * CUBE_PITCH_MM
-                cubes.append(CubeItem(colour, (x, y), 0.0))
+                cubes.append(CubeItem(colour, *_by_hand((x, y), zone.name, i, colour)))
             for player, square in sorted(table.pawns.get(zone.name, {}).items()):
                 pawn = self.colour_of.get(player)
                 if pawn is None:
                     raise PlanError(f"a pawn of {player}, who is not playing (the camera knows the pawns of {', '.join(self.colour_of)})")
-                pawns.append(PawnItem(pawn, square_point(zone, square)))
+                pawns.append(PawnItem(pawn, _by_hand(square_point(zone, square), player, square)[0]))
         hand = None
         if hand_over is not None:
             x, y = centre(hand_over)

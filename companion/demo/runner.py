@@ -259,7 +259,6 @@ class SensorRun:
             result.why = "; ".join(sorted({a.why for a in actions if isinstance(a, Enter)}))
         if not why:
             result.seen = tuple(str(o.payload["zone"]) for o in shown.settled)
-        if not why:
             table_ok, table_rules = _judged(rows)
             result.retimed = table_rules != tuple(file_verdict.rules) and table_ok == file_verdict.ok
             if table_ok != file_verdict.ok:

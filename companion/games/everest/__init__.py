@@ -12,6 +12,7 @@ from . import playout
 from .secrets import SECRETS
 from .engine import GAME_INSTANCE as GAME
 from .engine import Everest
+from .sensors import EverestPlan
 
 
 def example(rng: random.Random) -> ExampleTable:
@@ -19,6 +20,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, ("anna", "ben", "cleo", "dan"), {}, {}))
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=EverestPlan(GAME))
 
 __all__ = ["GAME", "SPEC", "Everest"]

@@ -1,0 +1,70 @@
+"""Everest at a table with a camera (issue 21): every pawn move is confirmed by the camera, and a pawn
+standing where no plan put it raises an alert within 2 s of table time.
+
+Real pipeline end to end: the runner enters each move as a person does, the players move the pawns
+where the engine says, and the grid is rendered as the overhead camera takes it and read by the
+vision pipeline; its settled views reach the session, which checks them against the state
+(companion/games/everest/table.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.contract.sensors import Pawns
+from companion.demo.account import How
+from companion.demo.measure import TableGame, play_through, table_games
+from companion.demo.runner import SensorRun
+from companion.games import get_spec
+from companion.games.everest.sensors import yeti_squares
+
+pytestmark = pytest.mark.slow
+
+SPEC = get_spec("everest")
+
+
+def _game(name: str) -> TableGame:
+    return next(g for g in table_games(SPEC, 0) if g.name == name)
+
+
+def test_every_pawn_move_is_confirmed_by_the_camera(tmp_path: Path) -> None:
+    game = _game("whole-game.jsonl")
+    report, _ = play_through(SPEC, game, tmp_path / "run")
+    state = SPEC.game.new_state(game.header)
+    moved = []
+    for move in game.moves:
+        _, after = SPEC.game.play(state, move)
+        moved.append(yeti_squares(after) != yeti_squares(state))
+        state = after
+    assert any(moved)
+    assert [r.seen == ("grid",) for r in report.results] == moved, "\n".join(report.lines())
+    assert report.misread == 0 and not report.alerts, "\n".join(report.lines())
+    assert all(r.how is How.ENTERED for r in report.results)  # plans, dice and calls: nothing the camera makes
+
+
+def test_a_misplaced_pawn_raises_an_alert_within_two_seconds(tmp_path: Path) -> None:
+    game = _game("whole-game.jsonl")
+    run = SensorRun(SPEC, game.header, tmp_path / "run", fast=True)
+    try:
+        played = 0
+        while not run.report.confirmed:  # up to the first move that moved the yeti
+            run.play([game.moves[played]], game.header)
+            played += 1
+        squares = yeti_squares(run.session.state)
+        player, (x, y) = next(iter(squares.items()))
+        wrong = next((c, r) for c in range(1, 9) for r in range(1, 7) if (c, r) != (x, y) and (c, r) not in squares.values() and abs(c - x) + abs(r - y) == 1)
+        last = run.log.last_seq
+        assert run.camera is not None
+        run.camera.hand = True  # a hand puts the pawn down, as at the table (its frames count in the 2 s)
+        run.table.apply(Pawns("grid", {**squares, player: wrong}))
+        shown = run.camera.show(run.table)
+        assert shown.changed == ("grid",) and len(shown.settled) == 1
+        assert shown.settle_s <= 2.0, f"the grid's view settled {shown.settle_s:.1f} s after the pawn was put down"
+        row = run.collector.claim([("vision", "grid")], played, 10.0)[0][0].row()
+        assert row.seq > last and row.alert is not None, row
+        assert row.alert["zone"] == "grid"
+        assert f"{player}'s yeti on" in row.alert["what"] and f"move {player}'s yeti to" in row.alert["fix"]
+    finally:
+        run.close()

@@ -94,6 +94,14 @@ class Collector:
                 self._cond.wait(min(left, 0.05))
             return True
 
+    def judged(self, timeout: float) -> None:
+        """Wait until every observation handed on so far and not yet claimed has its row (the session
+        has judged it), up to ``timeout`` seconds each."""
+        with self._cond:
+            futures = [r.future for r in self._free]
+        for future in futures:
+            future.result(timeout)
+
     def strays(self, owner: int, keep: Iterable[Key] = ()) -> list[Reached]:
         """Every unclaimed observation but those with a key in ``keep`` (still expected), laid to ``owner``."""
         waiting = set(keep)

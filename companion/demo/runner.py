@@ -296,6 +296,8 @@ class SensorRun:
                 taken_unseen = True
             self.table.apply(action)  # the plan's mistakes stop here, before anything is read
             if isinstance(action, Enter):
+                if expected:  # a person enters what the table has not read after its readings are judged
+                    self.collector.judged(SETTLE_TIMEOUT_S)
                 entries.append(self.session.process(Observation(REFEREE, time.time(), ObservationKind.MOVE, dict(action.move))))
                 continue
             readers = self.readers

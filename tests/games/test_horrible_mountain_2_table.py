@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.core import Observation, ObservationKind, Unexplained
 from companion.games.horrible_mountain_2 import GAME
-from companion.games.horrible_mountain_2.moves import Discard, Draw, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
+from companion.games.horrible_mountain_2.moves import Discard, Draw, Half, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
 from companion.games.horrible_mountain_2.state import State, evolve
 from tests.games.test_horrible_mountain_2_support import ADAM, EVE, covers, mv, placed, play, start
 
@@ -83,8 +83,9 @@ def test_the_discard_after_a_sixth_card_is_read_off_the_discard_reader() -> None
     assert GAME.interpret(state, tag("discard", "3H")) == Discard(by=EVE, card="3H", t=T)
     after = play(state, mv(EVE, "discard", card="3H"))
     assert GAME.interpret(after, tag("discard", "3H")) is None  # the top card, put down again
-    # Adam lays a card on the Discard Pile: the first of two discards for Swap Cubes or Claim a Cube.
-    assert GAME.interpret(after, tag("discard", "6H")) is None
+    # Adam lays a card on the Discard Pile: the first of two discards for Swap Cubes or Claim a Cube,
+    # held as a pending move (issue 21; it used to be read as nothing, and the card forgotten).
+    assert GAME.interpret(after, tag("discard", "6H")) == Half(by=ADAM, card="6H", t=T)
     stray = GAME.interpret(after, tag("discard", "2H"))  # Eve, out of turn
     assert stray == Discard(by=EVE, card="2H", t=T) and not GAME.judge(after, stray).ok
     assert "not in a hand" in alert(after, tag("discard", "6D")).what

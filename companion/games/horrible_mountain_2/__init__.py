@@ -11,6 +11,7 @@ from companion.core.nouns import Header
 from . import playout
 from .secrets import SECRETS
 from .engine import HorribleMountain2
+from .sensors import HorribleMountain2Plan
 
 GAME = HorribleMountain2()
 
@@ -22,6 +23,8 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(Header(GAME.id, dealt.players, {}, setup), shuffled=True, hands_tapped=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS)
+SPEC = GameSpec(
+    game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=HorribleMountain2Plan(GAME)
+)
 
 __all__ = ["GAME", "SPEC", "HorribleMountain2"]

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from companion.core import Move, Verdict
 from companion.contract.dispatch import Check
 from companion.contract.players import not_a_player
 from . import rules as R
-from .cards import CENTRE_SLOT, PLACE_PAIRS, rank
+from .cards import CENTRE_SLOT, PLACE_PAIRS, SLOTS, rank
 from .moves import (
     ClaimCube,
     Dealt,
     Discard,
     Draw,
+    Half,
     Place,
     SearchDiscard,
     Swap,
     SwapCubes,
     TakeDiscard,
     TakeTable,
+    Withdraw,
 )
 from .setup import HAND_SIZE
-from .state import ADVENTURER, EVIL, Phase, State, public_place
+from .state import ADVENTURER, EVIL, Phase, State, public_place, unlaid
 
 _LEGAL = Verdict.legal()
 
@@ -50,6 +54,13 @@ def check(state: State, move: Move, verb: Check[State]) -> Verdict:
             R.HAND_LIMIT,
             f"{move.by} holds six cards and must discard one immediately, before anything else",
             "undo that and discard one card onto the Discard Pile",
+        )
+    if state.laid and not isinstance(move, (Half, Withdraw, SwapCubes, ClaimCube)):
+        laid = " and ".join(state.laid)
+        return Verdict.illegal(
+            R.WHOLE_ACTION,
+            f"{move.by} has put {laid} on the Discard Pile for Swap Cubes or Claim a Cube and must finish that action first",
+            f"undo that; {move.by}: finish the action begun with {laid}, or take {laid} back into your hand",
         )
     return verb(state, move)
 
@@ -212,6 +223,22 @@ def check_take_discard(state: State, move: Move) -> Verdict:
     return _LEGAL
 
 
+def _finishing(state: State, cards: tuple[str, str], rule: str) -> tuple[State, Verdict]:
+    """A Swap Cubes or Claim a Cube whose first cards already lie on the Discard Pile (``half``) names
+    them first; it is judged as made from the hand they came from."""
+    if not state.laid:
+        return state, _LEGAL
+    laid = state.laid
+    if tuple(cards[: len(laid)]) != laid:
+        shown = " and ".join(laid)
+        return state, Verdict.illegal(
+            (rule, R.WHOLE_ACTION),
+            f"{shown} already lie{'s' if len(laid) == 1 else ''} on the Discard Pile for this action; the move names {'it' if len(laid) == 1 else 'them'} first",
+            f"name {shown} first, or take {shown} back into your hand",
+        )
+    return unlaid(state), _LEGAL
+
+
 def _two_from_hand(state: State, seat: int, cards: tuple[str, str], rule: str) -> Verdict:
     if cards[0] == cards[1]:
         return Verdict.illegal((rule, R.WHOLE_ACTION), f"this needs two cards, and {cards[0]} is named twice", "name two different cards")
@@ -229,6 +256,9 @@ def check_swap_cubes(state: State, move: Move) -> Verdict:
     assert isinstance(move, SwapCubes)
     seat = state.turn  # the acting player: check() made sure it is their turn
     fix = "take the two cards back into your hand and put the cubes back as they were"
+    state, laid = _finishing(state, move.cards, R.SWAP_CUBES)
+    if not laid.ok:
+        return laid
     held = _two_from_hand(state, seat, move.cards, R.SWAP_CUBES)
     if not held.ok:
         return held
@@ -249,6 +279,9 @@ def check_swap_cubes(state: State, move: Move) -> Verdict:
 def check_claim_cube(state: State, move: Move) -> Verdict:
     assert isinstance(move, ClaimCube)
     seat = state.turn  # the acting player: check() made sure it is their turn
+    state, laid = _finishing(state, move.cards, R.CLAIM_CUBE)
+    if not laid.ok:
+        return laid
     if not state.cube_pile:
         return Verdict.illegal(
             (R.CLAIM_CUBE, R.WHOLE_ACTION), "the Cube Pile is empty, so there is no cube to claim", "take the two cards back"
@@ -267,6 +300,66 @@ def check_claim_cube(state: State, move: Move) -> Verdict:
             R.CLAIM_CUBE,
             f"a cube is claimed with two cards of the same rank, not {move.cards[0]} and {move.cards[1]}",
             "take the two cards back into your hand",
+        )
+    return _LEGAL
+
+
+def finishes(state: State, first: tuple[str, ...]) -> list[SwapCubes | ClaimCube]:
+    """Every legal Swap Cubes and Claim a Cube of the player to act whose cards begin with ``first``
+    (one card or both), made from the hand (``state`` with nothing laid)."""
+    by = state.current
+    seconds = [first[1]] if len(first) > 1 else sorted(state.hands[state.turn] - {first[0]})
+    out: list[SwapCubes | ClaimCube] = []
+    for second in seconds:
+        cards = (first[0], second)
+        for slots in combinations(SLOTS, 2):
+            swap = SwapCubes(by=by, cards=cards, slots=slots)
+            if check_swap_cubes(state, swap).ok:
+                out.append(swap)
+        for cube in sorted(state.cube_pile):
+            claim = ClaimCube(by=by, cards=cards, cube=cube)  # type: ignore[arg-type]
+            if check_claim_cube(state, claim).ok:
+                out.append(claim)
+    return out
+
+
+def check_half(state: State, move: Move) -> Verdict:
+    """A card put on the Discard Pile as one of the two of Swap Cubes or Claim a Cube: legal when the
+    player can finish one of them with it (HM2-WHOLE-ACTION); on its own a card is discarded only
+    right after a sixth card (HM2-HAND-LIMIT)."""
+    assert isinstance(move, Half)
+    seat = state.turn  # the acting player: check() made sure it is their turn
+    if len(state.laid) >= 2:
+        return Verdict.illegal(
+            R.WHOLE_ACTION,
+            f"{' and '.join(state.laid)} already lie on the Discard Pile: Swap Cubes and Claim a Cube discard two cards, not three",
+            f"take {move.card} back into your hand and finish the action with the cubes",
+        )
+    if move.card not in state.hands[seat]:
+        return Verdict.illegal(
+            (R.WHOLE_ACTION, R.DISCARD_PILE),
+            f"{move.card} is not in {move.by}'s hand; discarded cards come from hand",
+            f"put {move.card} back where it came from",
+        )
+    first = state.laid + (move.card,)
+    if not finishes(unlaid(state), first):
+        shown = " and ".join(first)
+        return Verdict.illegal(
+            (R.SWAP_CUBES, R.CLAIM_CUBE, R.WHOLE_ACTION, R.HAND_LIMIT),
+            f"with {shown} {move.by} can finish no Swap Cubes or Claim a Cube, and a card is discarded on its own "
+            "only right after a sixth card is taken into hand",
+            f"take {move.card} back into your hand",
+        )
+    return _LEGAL
+
+
+def check_withdraw(state: State, move: Move) -> Verdict:
+    assert isinstance(move, Withdraw)
+    if move.card not in state.laid:
+        return Verdict.illegal(
+            (R.WHOLE_ACTION, R.DISCARD_PILE),
+            f"{move.card} was not put down for a Swap Cubes or Claim a Cube under way; a discard stays on the Discard Pile",
+            f"put {move.card} back on the Discard Pile",
         )
     return _LEGAL
 

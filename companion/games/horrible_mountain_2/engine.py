@@ -11,6 +11,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game, Points
+from companion.contract.sensors import Pending
 from . import checks, entry, picks, scoring, table, transitions, views
 from .moves import (
     MOVE_TYPES,
@@ -19,12 +20,14 @@ from .moves import (
     Discard,
     Draw,
     Examine,
+    Half,
     Place,
     SearchDiscard,
     Swap,
     SwapCubes,
     TakeDiscard,
     TakeTable,
+    Withdraw,
 )
 from .options import Options
 from .rules import RULES, TURN as RULE_TURN
@@ -45,6 +48,8 @@ MOVES: MoveTable[State] = MoveTable("Escape From Horrible Mountain 2", {
     Discard: (checks.check_discard, transitions.discard),
     Examine: (checks.check_examine, transitions.examine),
     SearchDiscard: (checks.check_search, transitions.search_discard),
+    Half: (checks.check_half, transitions.half),
+    Withdraw: (checks.check_withdraw, transitions.withdraw),
 })
 
 
@@ -122,10 +127,16 @@ class HorribleMountain2(Game[State]):
             if state.turn != ADVENTURER:
                 pairs = "the two Table Cards still without cubes"
             return (Prompt(who, "place", f"{who} ({role}): put one cube of each of your colours on {pairs}"),)
+        if state.phase is Phase.PLAY and state.laid:
+            who, laid = state.current, " and ".join(state.laid)
+            return (Prompt(who, "swap_cubes", f"{who}: finish Swap Cubes or Claim a Cube begun with {laid}, or take {laid} back"),)
         if state.phase is Phase.PLAY and state.must_discard:
             who = state.current
             return (Prompt(who, "discard", f"{who}: you hold six cards; discard one onto the Discard Pile now"),)
         return ()
+
+    def pending(self, state: State) -> tuple[Pending, ...]:
+        return table.pending(state)
 
     def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
         return table.interpret(state, seen)

@@ -22,9 +22,11 @@ from .moves import (
     SwapCubes,
     TakeDiscard,
     TakeTable,
+    Withdraw,
 )
+from .checks import finishes
 from .picks import CUBE, SLOT
-from .state import Phase, State
+from .state import Phase, State, unlaid
 
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
@@ -55,6 +57,11 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
     if state.must_discard:
         for card in hand:
             yield Discard(by=by, card=card)
+        return
+    if state.laid:  # Swap Cubes or Claim a Cube under way at the table: finish it or take its cards back
+        yield from (move.replace(by=by) for move in finishes(unlaid(state), state.laid))
+        for card in state.laid:
+            yield Withdraw(by=by, card=card)
         return
     pile = sort_cards(state.draw_pile)
     for card in pile:

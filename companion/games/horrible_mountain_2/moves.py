@@ -182,6 +182,31 @@ class Dealt(Move):
         _cards_ok(self.card)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Half(Move):
+    """Extension, a table's two-card action under way: one of the two cards of Swap Cubes or Claim a
+    Cube put face up on the Discard Pile. ``swap_cubes`` / ``claim_cube`` naming it first finishes it."""
+
+    verb: ClassVar[str] = "half"
+    picks = {"card": FieldSpec.one(Pick.HAND_CARD)}
+    card: str
+
+    def __post_init__(self) -> None:
+        _cards_ok(self.card)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Withdraw(Move):
+    """Extension: a card put down by ``half`` taken back off the Discard Pile into the hand."""
+
+    verb: ClassVar[str] = "withdraw"
+    picks = {"card": FieldSpec.one(Pick.PUBLIC_CARD)}
+    card: str
+
+    def __post_init__(self) -> None:
+        _cards_ok(self.card)
+
+
 MOVE_TYPES: tuple[type[Move], ...] = (
     Dealt,
     Place,
@@ -194,4 +219,6 @@ MOVE_TYPES: tuple[type[Move], ...] = (
     Discard,
     Examine,
     SearchDiscard,
+    Half,
+    Withdraw,
 )

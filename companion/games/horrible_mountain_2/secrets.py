@@ -25,7 +25,7 @@ class HiddenCards:
     def public(self, state: State) -> frozenset[str]:
         # After the adventurer's secret search the table cannot tell which card left the Discard
         # Pile: it still counts the card taken among the pile's (State.discard_as_seen).
-        seen = frozenset(state.table) | state.discard_as_seen(EVIL)
+        seen = frozenset(state.table) | state.discard_as_seen(EVIL) | frozenset(state.laid)
         if state.phase is Phase.OVER:
             seen |= state.hands[0] | state.hands[1]
         return seen

@@ -67,6 +67,12 @@ class State:
     searched: str | None = None
     """The card the adventurer took by a secret ``search_discard``, while it stays in their hand: to
     the Evil Master it may still be anywhere in the Discard Pile (what his page offers says no more)."""
+    laid: tuple[str, ...] = ()
+    """A table's Swap Cubes or Claim a Cube under way (issue 21): the cards the player to act has put
+    face up on the Discard Pile so far (``half``), out of the hand, first first. The move that finishes
+    it names them first; nothing else may be done until it is finished or they are taken back."""
+    laid_t: float | None = None
+    """When the first of ``laid`` was put down (table time; None when the move carried no time)."""
 
     # -- small questions ------------------------------------------------------------------------
 
@@ -133,12 +139,22 @@ def evolve(state: State, **changes: Any) -> State:
     return new
 
 
+def unlaid(state: State) -> State:
+    """The state as it was before the cards of a Swap Cubes or Claim a Cube under way were put down:
+    back in the hand of the player to act (the finishing move is judged and made from there)."""
+    if not state.laid:
+        return state
+    hands = list(state.hands)
+    hands[state.turn] = hands[state.turn] | frozenset(state.laid)
+    return evolve(state, hands=(hands[0], hands[1]), laid=(), laid_t=None)
+
+
 def public_place(state: State, card: str) -> str:
     """Where a card is, in words anyone at the table may hear (never whose hand holds it)."""
     slot = state.slot_of_card(card)
     if slot is not None:
         return f"{card} is on slot {slot}"
-    if card == state.discard_top:
+    if card == state.discard_top or card in state.laid:
         return f"{card} is the top card of the Discard Pile"
     if card in state.discard_cards():
         return f"{card} is in the Discard Pile"

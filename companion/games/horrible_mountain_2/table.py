@@ -4,6 +4,7 @@ NFC readers under the five Table Card slots and the Discard Pile, and each playe
 cards by identity; the camera reports which cubes sit on each slot, in the Cube Pile and in front
 of each player. One observation at a time, against the state before the action:
 
+* during a live table's deal, a card tapped on a hand pad -> ``dealt`` (HM2-SETUP-HANDS);
 * a Draw Pile card tapped on a hand pad -> ``draw``;
 * a hand card arriving on a slot -> ``swap``; a Draw Pile card arriving on a slot -> ``take_table``
   (the card arriving is the replacement; the cube paid is the colour on that slot);
@@ -11,14 +12,21 @@ of each player. One observation at a time, against the state before the action:
   (with more, the camera cannot tell which was paid in the same instant, so the table is asked);
   another Discard Pile card -> ``search_discard`` (Optional Variant);
 * a hand card arriving on the Discard Pile reader right after a sixth card -> ``discard``;
+* a hand card of the player to act arriving on the Discard Pile otherwise -> the first (or second)
+  card of Swap Cubes or Claim a Cube, held as a pending move (``half``; the verdict flags at once a
+  card with which no such action can be finished). The second card finishes the move when the two
+  cards leave one way to make it (one pair of slots, one cube in the Cube Pile); otherwise it is a
+  second ``half`` and the cubes the camera sees move finish it. A pending card lifted off the
+  Discard Pile (or tapped back on the hand pad) is ``withdraw``; one left too long becomes one alert
+  (:func:`pending`);
 * a cube appearing on an empty slot during setup -> ``place`` (its colour tells the order);
-* anything halfway through an action (a card lifted, the first of two discards, a cube paid into
-  the Cube Pile) -> None; a view no legal move explains -> :class:`Unexplained`, naming the zone
-  and the fix. Swap Cubes and Claim a Cube need both discarded cards in order, which no single
-  observation carries, so when the camera sees their cubes move the table is asked to enter them.
+* anything halfway through an action (a card lifted, a cube paid into the Cube Pile) -> None; a view
+  no legal move explains -> :class:`Unexplained`, naming the zone and the fix.
 
-The Table Card slots and the Cube Pile are this game's own zone kinds (the camera counts cubes in
-both); hand pads, the Discard Pile and the Draw Pile are shared (:mod:`companion.core.zones`).
+The Table Card slots, the Cube Pile and the Control Cubes in front of a player are this game's own
+zone kinds (the camera counts cubes in each; with both cards of Swap Cubes or Claim a Cube down, the
+cubes it sees move finish the move); hand pads, the Discard Pile and the Draw Pile are shared
+(:mod:`companion.core.zones`).
 """
 
 from __future__ import annotations
@@ -26,19 +34,30 @@ from __future__ import annotations
 import logging
 from collections import Counter
 
+from companion.contract.sensors import Pending
 from companion.core import Move, Unexplained, ZoneKind
 from companion.core.seen import Cubes, Seen, TagSeen, VisionSeen
 from companion.core.zones import DISCARD, DRAW_PILE, HAND_PAD, Watch
 from .cards import COLOURS, PLACE_PAIRS, card_problem, rank
-from .moves import Discard, Draw, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
-from .state import ADVENTURER, Phase, State
+from .checks import finishes
+from .moves import ClaimCube, Dealt, Discard, Draw, Half, Place, SearchDiscard, Swap, SwapCubes, TakeDiscard, TakeTable, Withdraw
+from .state import ADVENTURER, Phase, State, unlaid
 
 log = logging.getLogger(__name__)
 
 
 TABLE_SLOT = ZoneKind("table_slot", camera=Watch.CUBES)  # one of the five Table Card slots: its card, and the cube on it
 CUBE_PILE = ZoneKind("cube_pile", camera=Watch.CUBES)
-ZONE_KINDS = (HAND_PAD, TABLE_SLOT, DISCARD, DRAW_PILE, CUBE_PILE)
+CONTROL_CUBES = ZoneKind("control_cubes", camera=Watch.CUBES)  # in front of a player: their Control Cubes
+ZONE_KINDS = (HAND_PAD, TABLE_SLOT, DISCARD, DRAW_PILE, CUBE_PILE, CONTROL_CUBES)
+DISCARD_ZONE = "discard"
+"""The Discard Pile's zone as the reference table names it (``companion init`` and the sensor plan):
+where a pending Swap Cubes or Claim a Cube lies."""
+
+
+def slot_zone(slot: int) -> str:
+    """The zone of Table Card slot N as the reference table names it."""
+    return f"slot-{slot}"
 
 Found = Move | Unexplained | None
 
@@ -54,9 +73,11 @@ def interpret(state: State, seen: Seen) -> Found:
 
 
 def _tag(state: State, seen: TagSeen) -> Found:
-    if not seen.arrived:
-        return None  # a card lifted: the action goes on, its next step is what counts
     zone, card, t = seen.zone.name, seen.card, seen.t
+    if not seen.arrived:
+        if seen.zone.is_a(DISCARD) and card is not None and card in state.laid:
+            return Withdraw(by=state.current, card=card, t=t)  # a card of the action under way taken back
+        return None  # a card lifted: the action goes on, its next step is what counts
     if card is None:
         return Unexplained(zone, "a card no one enrolled was put down here", "enrol the card's tag, then put it down again")
     if card_problem(card):
@@ -64,11 +85,11 @@ def _tag(state: State, seen: TagSeen) -> Found:
     if state.phase is Phase.OVER:
         return Unexplained(zone, f"{card} was moved after the game ended", f"put {card} back; the game is over")
     if seen.zone.is_a(HAND_PAD):
-        return _to_hand(state, zone, seen.zone.player, card, t)
+        return read_hand(state, zone, seen.zone.player, card, t)
     if seen.zone.is_a(TABLE_SLOT):
-        return _to_slot(state, zone, seen.zone.index, card, t)
+        return read_slot(state, zone, seen.zone.index, card, t)
     if seen.zone.is_a(DISCARD):
-        return _to_discard(state, zone, card, t)
+        return read_discard(state, zone, card, t)
     return None  # a zone this game does not watch
 
 
@@ -79,13 +100,17 @@ def _holder(state: State, card: str) -> int | None:
     return None
 
 
-def _to_hand(state: State, zone: str, player: str | None, card: str, t: float) -> Found:
+def read_hand(state: State, zone: str, player: str | None, card: str, t: float) -> Found:
     seat = state.seat(player)
     if seat is None:
         return Unexplained(zone, f"{card} was tapped on a hand pad that belongs to no player", "check the table config's hand pads")
     name = state.names[seat]
     if card in state.hands[seat]:
         return None  # a card already in that hand, tapped again
+    if state.phase is Phase.DEAL:
+        return Dealt(by=name, card=card, t=t)  # HM2-SETUP-HANDS: the verdict refuses a card that cannot be dealt
+    if card in state.laid and seat == state.turn:
+        return Withdraw(by=name, card=card, t=t)
     if card in state.draw_pile:
         return Draw(by=name, card=card, t=t)
     slot = state.slot_of_card(card)
@@ -122,7 +147,7 @@ def _from_discard(state: State, zone: str, seat: int, card: str, t: float) -> Fo
     return Unexplained(zone, f"{card} was taken from the Discard Pile", f"put {card} back on the Discard Pile")
 
 
-def _to_slot(state: State, zone: str, index: int | None, card: str, t: float) -> Found:
+def read_slot(state: State, zone: str, index: int | None, card: str, t: float) -> Found:
     if index is None or not 1 <= index <= 5:
         return Unexplained(zone, f"{card} arrived on a Table Card reader with no slot number", "check the table config's slots")
     under = state.table[index - 1]
@@ -137,16 +162,42 @@ def _to_slot(state: State, zone: str, index: int | None, card: str, t: float) ->
     return Unexplained(zone, f"{card} arrived on slot {index}, which holds {under}", f"take {card} off slot {index} and put {under} back")
 
 
-def _to_discard(state: State, zone: str, card: str, t: float) -> Found:
-    if card == state.discard_top:
-        return None
+def read_discard(state: State, zone: str, card: str, t: float) -> Found:
+    if card == state.discard_top or card in state.laid:
+        return None  # read again where it lies
     holder = _holder(state, card)
     if holder is not None and state.phase is Phase.PLAY:
         name = state.names[holder]
-        if holder == state.turn and not state.must_discard and len(state.hands[holder]) >= 2:
-            return None  # the first of two discards for Swap Cubes or Claim a Cube; the cubes say which
-        return Discard(by=name, card=card, t=t)
+        if holder == state.turn and not state.must_discard:
+            return read_laid(state, card, t)
+        return Discard(by=name, card=card, t=t)  # the verdict says why not now (HM2-TURN)
     return Unexplained(zone, f"{card} arrived on the Discard Pile but was not in a hand", f"take {card} off the Discard Pile")
+
+
+def read_laid(state: State, card: str, t: float | None) -> Move:
+    """A card of the player to act put on the Discard Pile, no sixth card held: a step of Swap Cubes or
+    Claim a Cube. The second card finishes the move when the two leave one way to make it; otherwise
+    (and for the first card) it is held as ``half`` until the rest comes (a half no action can
+    finish is refused at once)."""
+    if len(state.laid) == 1:
+        ways = finishes(unlaid(state), (state.laid[0], card))
+        if len(ways) == 1:
+            return ways[0].replace(t=t)
+    return Half(by=state.current, card=card, t=t)
+
+
+def pending(state: State) -> tuple[Pending, ...]:
+    """Swap Cubes or Claim a Cube under way: its cards on the Discard Pile, the rest to come."""
+    if not state.laid or state.laid_t is None or state.phase is not Phase.PLAY:
+        return ()
+    who, laid = state.current, " and ".join(state.laid)
+    if len(state.laid) == 1:
+        what = f"{who}'s {laid} lies on the Discard Pile as the first card of Swap Cubes or Claim a Cube, and no second card has come"
+        fix = f"{who}: put the second card on the Discard Pile, or take {laid} back into your hand"
+    else:
+        what = f"{who}'s {laid} lie on the Discard Pile for Swap Cubes or Claim a Cube, and no cube has moved"
+        fix = f"{who}: swap the cubes on the two Table Cards or take your cube from the Cube Pile, or take {laid} back into your hand"
+    return (Pending(DISCARD_ZONE, state.laid_t, what, fix),)
 
 
 # -- camera ---------------------------------------------------------------------------------------------
@@ -163,10 +214,10 @@ def _vision(state: State, seen_view: VisionSeen) -> Found:
     if seen_view.zone.is_a(TABLE_SLOT):
         return _slot_cubes(state, zone, seen_view.zone.index, seen, seen_view.t)
     if seen_view.zone.is_a(CUBE_PILE):
-        return _pile_cubes(state, zone, seen)
+        return _pile_cubes(state, zone, seen, seen_view.t)
     player = seen_view.zone.player
     if player is not None:
-        return _player_cubes(state, zone, player, seen)  # the Control Cubes in front of a player
+        return _player_cubes(state, zone, player, seen, seen_view.t)  # the Control Cubes in front of a player
     return None
 
 
@@ -191,6 +242,9 @@ def _slot_cubes(state: State, zone: str, index: int | None, seen: list[str], t: 
             return placed
     if state.phase is Phase.PLAY and len(seen) == 1 and want is not None:
         other = state.slot_of_cube(seen[0])
+        if other is not None and other != index and len(state.laid) == 2:
+            # Swap Cubes under way, its two cards down: the cubes moved say which slots (the verdict judges)
+            return SwapCubes(by=state.current, cards=(state.laid[0], state.laid[1]), slots=(other, index), t=t)
         if other is not None and other != index:
             return Unexplained(
                 zone,
@@ -221,7 +275,14 @@ def _placement(state: State, slot: int, colour: str, t: float) -> Place | None:
     return None
 
 
-def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
+def _claimed(state: State, colour: str, t: float) -> Move | None:
+    """Claim a Cube under way, its two cards down: the cube that left the Cube Pile is the one claimed."""
+    if len(state.laid) != 2:
+        return None
+    return ClaimCube(by=state.current, cards=(state.laid[0], state.laid[1]), cube=colour, t=t)  # type: ignore[arg-type]
+
+
+def _pile_cubes(state: State, zone: str, seen: list[str], t: float) -> Found:
     now = Counter(seen)
     if now == Counter(state.cube_pile):
         return None
@@ -233,6 +294,9 @@ def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
         return None  # a Control Cube paid for Take a Table Card or Take a Discard; the card says which
     if in_play and not added and len(removed) == 1:
         (colour,) = removed
+        claimed = _claimed(state, colour, t)
+        if claimed is not None:
+            return claimed
         return Unexplained(
             zone,
             f"the {colour} cube left the Cube Pile: Claim a Cube needs the two cards of one rank discarded",
@@ -242,7 +306,7 @@ def _pile_cubes(state: State, zone: str, seen: list[str]) -> Found:
     return Unexplained(zone, f"the Cube Pile should hold {expect}", f"make the Cube Pile hold {expect}")
 
 
-def _player_cubes(state: State, zone: str, player: str, seen: list[str]) -> Found:
+def _player_cubes(state: State, zone: str, player: str, seen: list[str], t: float) -> Found:
     seat = state.seat(player)
     if seat is None:
         return None
@@ -250,11 +314,14 @@ def _player_cubes(state: State, zone: str, player: str, seen: list[str]) -> Foun
     now = Counter(seen)
     if now == held:
         return None
-    if state.phase is Phase.PLACE:
+    if state.phase in (Phase.DEAL, Phase.PLACE):
         return None  # before placing, a player still has four cubes in front of him
     acting = state.phase is Phase.PLAY and seat == state.turn and not state.must_discard
     added, removed = now - held, held - now
     if acting and len(added) + len(removed) == 1:
+        claimed = _claimed(state, next(iter(added)), t) if added and set(added) <= state.cube_pile else None
+        if claimed is not None:
+            return claimed
         if removed or set(added) <= state.cube_pile:
             return None  # a cube paid, or one being claimed: the cards say the rest
     expect = " and ".join(sorted(state.control[seat])) or "no cube"

@@ -9,15 +9,17 @@ from .moves import (
     Discard,
     Draw,
     Examine,
+    Half,
     Place,
     SearchDiscard,
     Swap,
     SwapCubes,
     TakeDiscard,
     TakeTable,
+    Withdraw,
 )
 from .setup import HAND_SIZE
-from .state import ADVENTURER, EVIL, Phase, State, evolve
+from .state import ADVENTURER, EVIL, Phase, State, evolve, unlaid
 
 HAND_LIMIT = 5
 LAST_EXHAUSTION = 3
@@ -163,7 +165,29 @@ def take_discard(state: State, move: TakeDiscard) -> State:
     return _after_taking(state)
 
 
+def half(state: State, move: Half) -> State:
+    seat = state.turn
+    return evolve(
+        state,
+        hands=_pair(state.hands, seat, state.hands[seat] - {move.card}),
+        laid=state.laid + (move.card,),
+        laid_t=state.laid_t if state.laid else move.t,
+    )
+
+
+def withdraw(state: State, move: Withdraw) -> State:
+    seat = state.turn
+    laid = tuple(c for c in state.laid if c != move.card)
+    return evolve(
+        state,
+        hands=_pair(state.hands, seat, state.hands[seat] | {move.card}),
+        laid=laid,
+        laid_t=state.laid_t if laid else None,
+    )
+
+
 def swap_cubes(state: State, move: SwapCubes) -> State:
+    state = unlaid(state)  # the cards put down so far come from the hand with the rest
     first, second = move.slots[0] - 1, move.slots[1] - 1
     cubes = list(state.slot_cubes)
     cubes[first], cubes[second] = cubes[second], cubes[first]
@@ -171,6 +195,7 @@ def swap_cubes(state: State, move: SwapCubes) -> State:
 
 
 def claim_cube(state: State, move: ClaimCube) -> State:
+    state = unlaid(state)
     seat = state.turn
     state = _discard(state, seat, move.cards)
     state = evolve(

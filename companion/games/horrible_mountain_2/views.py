@@ -47,6 +47,8 @@ def _board(state: State, revealed: frozenset[int]) -> JsonObject:
         "discard_top": state.discard_top,
         "must_discard": state.must_discard,
     }
+    if state.laid:  # Swap Cubes or Claim a Cube under way: its cards lie face up on the Discard Pile
+        board["laid"] = list(state.laid)
     if state.options.once_per_game_actions:
         board["once_per_game"] = {p: seats[p] not in state.used_once for p in state.players}
     if over:

@@ -103,7 +103,8 @@ def test_demo_game_refuses_a_recorded_game_of_another_game_or_a_broken_file(tmp_
 
 
 def test_demo_game_refuses_a_game_with_no_sensor_plan_or_no_such_game(tmp_path: Path) -> None:
-    for game, said in (("escape-house", "has no sensor plan yet"), ("chess", "no game 'chess'")):
+    # Every game here has a plan; the tests' toy game (registered by tests/conftest.py) has none.
+    for game, said in (("toy", "has no sensor plan yet"), ("chess", "no game 'chess'")):
         result = subprocess.run(
             [sys.executable, "-m", "companion", "demo", "--game", game, "--dir", str(tmp_path / game)],
             capture_output=True, text=True, timeout=120,

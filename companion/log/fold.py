@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 _UNDO = ObservationKind.UNDO.value
 _CORRECTION = ObservationKind.CORRECTION.value
 _TAKE_BACKS = (_UNDO, _CORRECTION)
+_VISION = ObservationKind.VISION.value
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
 
     An undo takes back the move on top; a move is judged (a correction on the state before the
     move on top, which it replaces when legal) and, if legal, goes in force; an alert stands for
-    its zone until a move is read at that zone, and the referee's alert for a move left unfinished
+    its zone until a move is read at that zone (or the camera's view of it agrees with the state again), and the referee's alert for a move left unfinished
     until the game no longer has that move pending. Raises what the engine raises (the session
     makes that an error row); ``folded`` is never changed.
     """
@@ -199,6 +200,10 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
     elif row.move is not None and row.zone is not None and row.kind not in _TAKE_BACKS and row.zone in alerts:
         alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
         pending = {zone: since for zone, since in pending.items() if zone != row.zone}
+    elif row.kind == _VISION and not row.error and row.zone in alerts and row.zone not in pending:
+        # A settled camera view is the whole zone: one the game reads as agreeing with the state (no
+        # move, no alert) means the table was put right (a pawn set back where its plan put it).
+        alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
     if pending and state is not before:
         alerts, pending = _finished(game, state, alerts, pending)
     return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict, pending)

@@ -1,5 +1,5 @@
 """Everest at a table with a camera (issue 21): every pawn move is confirmed by the camera, and a pawn
-standing where no plan put it raises an alert within 2 s of table time.
+standing where no plan put it raises an alert within 2 s of table time, which goes once it is put back.
 
 Real pipeline end to end: the runner enters each move as a person does, the players move the pawns
 where the engine says, and the grid is rendered as the overhead camera takes it and read by the
@@ -66,5 +66,14 @@ def test_a_misplaced_pawn_raises_an_alert_within_two_seconds(tmp_path: Path) -> 
         assert row.seq > last and row.alert is not None, row
         assert row.alert["zone"] == "grid"
         assert f"{player}'s yeti on" in row.alert["what"] and f"move {player}'s yeti to" in row.alert["fix"]
+        assert "grid" in run.session.alerts
+
+        # The pawn set back where its plan put it: the camera's view agrees again, and the alert goes.
+        run.table.apply(Pawns("grid", squares))
+        shown = run.camera.show(run.table)
+        assert shown.changed == ("grid",) and len(shown.settled) == 1
+        again = run.collector.claim([("vision", "grid")], played, 10.0)[0][0].row()
+        assert again.seq > row.seq and again.alert is None and again.move is None
+        assert "grid" not in run.session.alerts
     finally:
         run.close()

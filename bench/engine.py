@@ -3,7 +3,10 @@
 Targets (DESIGN.md): at least 50,000 check+apply a second; a 1,000-move game replayed in < 50 ms.
 Games come from each engine's seeded ``random_playout`` (a simulator; the engines have no randomness).
 Times are this process's CPU time (``time.process_time``), the median of ``--repeat`` runs: the
-machines are shared, and CPU time is what the engine costs whatever else is running.
+machines are shared, and CPU time is what the engine costs whatever else is running. The table also
+prints each figure's spread over its runs ((slowest - fastest) / median): on a loaded machine it is
+often 30% or more, and a difference smaller than the spread is noise (``bench/instructions.py``
+counts instructions instead, which do not vary with the load).
 
 ``--against REF`` measures this tree and another commit side by side in one run, so that both
 columns see the same machine load: the commit is checked out in a temporary ``git worktree``, and
@@ -59,7 +62,14 @@ def games_of_1000_moves(game_id: str, seed: int) -> list[tuple[Header, list[Move
     return out
 
 
-def check_apply_rate(game_id: str, games: list[tuple[Header, list[Move]]], repeat: int) -> tuple[float, int, int]:
+def spread(values: list[float]) -> float:
+    """How far apart the runs were: (largest - smallest) / median, in percent."""
+    middle = statistics.median(values)
+    return 100 * (max(values) - min(values)) / middle if middle else 0.0
+
+
+def check_apply_rate(game_id: str, games: list[tuple[Header, list[Move]]], repeat: int) -> tuple[float, int, int, float]:
+    """The median rate, the moves and illegal attempts of one run, and the spread of the rates."""
     game = get_game(game_id)
     rates = []
     illegal = moves = 0
@@ -78,11 +88,12 @@ def check_apply_rate(game_id: str, games: list[tuple[Header, list[Move]]], repea
                 count += 1
         rates.append(count / (time.process_time() - start))
         moves = count
-    return statistics.median(rates), moves, illegal
+    return statistics.median(rates), moves, illegal, spread(rates)
 
 
-def replay_time_ms(game_id: str, games: list[tuple[Header, list[Move]]], repeat: int) -> float:
-    """Time to replay 1,000 moves from notation text, as ``companion replay`` does (parse + judge + apply)."""
+def replay_time_ms(game_id: str, games: list[tuple[Header, list[Move]]], repeat: int) -> tuple[float, float]:
+    """Time to replay 1,000 moves from notation text, as ``companion replay`` does (parse + judge +
+    apply): the median, and the spread of the runs."""
     game = get_game(game_id)
     texts = [
         "\n".join([json.dumps(h.to_json())] + [json.dumps(game.codec.to_json(m)) for m in ms]) for h, ms in games
@@ -95,7 +106,7 @@ def replay_time_ms(game_id: str, games: list[tuple[Header, list[Move]]], repeat:
             for _result in replay(read_notation(io.StringIO(text))):
                 pass
         times.append((time.process_time() - start) * 1000 * TARGET_MOVES / total_moves)
-    return statistics.median(times)
+    return statistics.median(times), spread(times)
 
 
 def measure(game_ids: list[str], seed: int, repeat: int) -> list[dict[str, Any]]:
@@ -106,9 +117,12 @@ def measure(game_ids: list[str], seed: int, repeat: int) -> list[dict[str, Any]]
         except (ModuleNotFoundError, AttributeError) as exc:
             print(f"{game_id}: no playout to benchmark ({exc})", file=sys.stderr)
             continue
-        rate, moves, illegal = check_apply_rate(game_id, games, repeat)
-        replay_ms = replay_time_ms(game_id, games, repeat)
-        rows.append({"game": game_id, "moves": moves, "illegal": illegal, "moves_per_s": round(rate), "replay_1000_ms": round(replay_ms, 2)})
+        rate, moves, illegal, rate_spread = check_apply_rate(game_id, games, repeat)
+        replay_ms, replay_spread = replay_time_ms(game_id, games, repeat)
+        rows.append({
+            "game": game_id, "moves": moves, "illegal": illegal, "moves_per_s": round(rate), "replay_1000_ms": round(replay_ms, 2),
+            "rate_spread_pct": round(rate_spread), "replay_spread_pct": round(replay_spread),
+        })
     return rows
 
 
@@ -123,14 +137,15 @@ TARGETS = "targets: >= 50,000 check+apply/s; 1,000-move replay < 50 ms (parse + 
 
 
 def print_table(rows: list[dict[str, Any]]) -> None:
-    print(f"{'game':<22}{'moves':>7}{'illegal':>9}{'check+apply/s':>15}{'1,000-move replay':>20}")
+    print(f"{'game':<22}{'moves':>7}{'illegal':>9}{'check+apply/s':>15}{'spread':>8}{'1,000-move replay':>20}{'spread':>8}")
     for row in rows:
         ok_rate, ok_replay = _verdicts(row)
         print(
-            f"{row['game']:<22}{row['moves']:>7}{row['illegal']:>9}{row['moves_per_s']:>11,} {ok_rate:<4}"
-            f"{row['replay_1000_ms']:>13.2f} ms {ok_replay}"
+            f"{row['game']:<22}{row['moves']:>7}{row['illegal']:>9}{row['moves_per_s']:>11,} {ok_rate:<4}{row['rate_spread_pct']:>7}%"
+            f"{row['replay_1000_ms']:>13.2f} ms {ok_replay:<4}{row['replay_spread_pct']:>5}%"
         )
     print(TARGETS)
+    print("spread: (slowest - fastest) / median of the runs; differences smaller than it are noise")
 
 
 # -- side by side with another commit ---------------------------------------------------------------
@@ -157,6 +172,9 @@ def _median_rows(runs: list[dict[str, dict[str, Any]]], game_id: str) -> dict[st
         "illegal": rows[0]["illegal"],
         "moves_per_s": round(statistics.median(r["moves_per_s"] for r in rows)),
         "replay_1000_ms": round(statistics.median(r["replay_1000_ms"] for r in rows), 2),
+        # how far apart the rounds were (each round's own runs aside)
+        "rate_spread_pct": round(spread([r["moves_per_s"] for r in rows])),
+        "replay_spread_pct": round(spread([r["replay_1000_ms"] for r in rows])),
     }
 
 
@@ -208,6 +226,13 @@ def print_against(ref: str, rows: list[dict[str, Any]], rounds: int, repeat: int
             f"{row['replay_ratio']:>6.2f}"
         )
     print(f"x: how many times faster this tree is than {ref} (check+apply/s here / there; replay ms there / here)")
+    print("spread of the rounds ((slowest - fastest) / median), here / there:")
+    for row in rows:
+        here, there = row["here"], row["ref"]
+        print(
+            f"  {row['game']:<20} check+apply {here['rate_spread_pct']}% / {there['rate_spread_pct']}%,"
+            f" replay {here['replay_spread_pct']}% / {there['replay_spread_pct']}%"
+        )
     print(TARGETS + "; ok/SLOW judge this tree")
 
 

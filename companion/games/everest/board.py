@@ -56,7 +56,8 @@ class Board:
     memo: dict[tuple[str, Square, str, int], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """reaches.reach by (kind, square, direction, movement points): the squares (a bit mask) a
     move, roar or snowball could touch, which depend on the heights alone, so are worked out once
-    per board (and read directly by resolve.py, where every coin of every step asks)."""
+    per board (and read directly by resolve.py, where every coin of every step asks); also the
+    board's own squares as such a mask (reaches.on_board)."""
     rays: dict[tuple[Square, str], tuple[Ray, ...]] = field(default_factory=dict, compare=False, hash=False, repr=False)
     """``ray`` results, remembered: movement and snowballs walk these lines all the time."""
 

@@ -10,10 +10,10 @@ orders within each group of touching units.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Literal
 
-from .board import VECTORS, Board, Direction, Square, step
+from .board import DEPTH, VECTORS, WIDTH, Board, Direction, Square, step
 from .movement import Scratch
 
 log = logging.getLogger(__name__)
@@ -24,24 +24,49 @@ Unit = tuple[Kind, tuple[Part, ...]]
 """One thing that happens at a time: a move, a roar, or all of a step's snowballs together."""
 
 
-_BITS: dict[Square, int] = {}
-"""One bit per square ever named in a reach, so a set of squares is an int and overlap is one ``&``."""
+_ROW = 10
+"""Bits per row of the grid below: x = 0..9, the board's x = 1..8 and the squares just off each side."""
+
+_BITS: dict[Square, int] = {(x, y): 1 << (y * _ROW + x) for y in range(DEPTH + 2) for x in range(WIDTH + 2)}
+"""One bit per square a reach can name (the board and the squares just off its edges), laid out as
+a grid, so that a set of squares is an int, overlap is one ``&`` and a step in a direction is one
+shift (``_SHIFTS``)."""
+
+_SQUARE_AT: dict[int, Square] = {bit.bit_length() - 1: square for square, bit in _BITS.items()}
+
+_SHIFTS: dict[str, int] = {"N": _ROW, "E": 1, "S": -_ROW, "W": -1}
+"""How far a square's bit moves for a step in each direction (negative: to the right)."""
 
 
-def _bit(square: Square) -> int:
-    bit = _BITS.get(square)
-    if bit is None:
-        bit = _BITS[square] = 1 << len(_BITS)
-    return bit
-
-
-def _mask(squares: set[Square]) -> int:
+def _mask(squares: Iterable[Square]) -> int:
     out = 0
     for square in squares:
-        out |= _bit(square)
+        out |= _BITS[square]
     return out
 
 
+def _squares(mask: int) -> Iterator[Square]:
+    """The squares of a mask, lowest bit first."""
+    while mask:
+        low = mask & -mask
+        yield _SQUARE_AT[low.bit_length() - 1]
+        mask ^= low
+
+
+def _stepped(mask: int, direction: str) -> int:
+    """Every square of ``mask`` moved one step towards ``direction`` (squares beyond the grid's own
+    edge are not wanted: callers keep only squares on the board, which the grid surrounds)."""
+    shift = _SHIFTS[direction]
+    return mask << shift if shift > 0 else mask >> -shift
+
+
+def on_board(board: Board) -> int:
+    """The board's squares as a mask, worked out once per board."""
+    key = ("on_board", (0, 0), "", 0)  # (a key no reach has: its kind is not a Kind)
+    known = board.memo.get(key)
+    if known is None:
+        known = board.memo[key] = _mask(board.heights)
+    return known
 
 
 def reach(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> int:
@@ -114,12 +139,13 @@ def apart(reaches: Sequence[int]) -> bool:
 
 def displaceable(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> bool:
     """Whether some acting yeti stands in another unit's reach (else no reach can grow)."""
+    every = twice = 0  # the squares in some reach, and those in two or more
+    for squares in reaches:
+        twice |= every & squares
+        every |= squares
     pos = t.pos
-    for i, (_, parts) in enumerate(units):
-        others = 0
-        for j, squares in enumerate(reaches):
-            if j != i:
-                others |= squares
+    for (_, parts), own in zip(units, reaches):
+        others = (every & ~own) | (own & twice)  # the other units' reaches, without a second loop
         for seat, _, _ in parts:
             here = pos[seat]
             if here is not None and _BITS.get(here, 0) & others:
@@ -138,20 +164,19 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
     their own action turn).
     """
     board, pos = t.board, t.pos
-    heights = board.heights
     parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
-    where: dict[int, set[Square]] = {}
+    where: dict[int, int] = {}  # seat -> the squares (a mask) its yeti could stand on
     for _, _, seat, _, _ in parts:
         here = pos[seat]
         if here is not None:
-            where[seat] = {here}
+            where[seat] = _BITS[here]
     memo = board.memo
     masks = []
     for _, kind, seat, direction, mp in parts:
         here = pos[seat]
         masks.append(0 if here is None else memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp))
-    pushers = [(k, i, VECTORS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
-    bits = _BITS
+    pushers = [(k, i, direction) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+    cells = on_board(board)
     grew = True
     while grew:
         grew = False
@@ -159,21 +184,13 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             squares = where.get(seat)
             if squares is None:
                 continue
-            more = False
-            for k, j, (dx, dy) in pushers:
-                if j == i:
-                    continue
-                mask = masks[k]
-                for here in list(squares):
-                    while bits.get(here, 0) & mask:  # pushed on, square by square, while still in that reach
-                        there = (here[0] + dx, here[1] + dy)  # (board.step, inline: the innermost loop)
-                        if there not in heights or there in squares:
-                            break
-                        squares.add(there)
-                        more = True
-                        here = there
-            if more:
+            before = squares
+            for k, j, direction in pushers:
+                if j != i and squares & masks[k]:  # (mostly not: then that part displaces it nowhere)
+                    squares = _pushed_on(squares, masks[k], direction, cells)
+            if squares != before:
                 grew = True
+                where[seat] = squares
                 _, kind, _, direction, mp = parts[k_self]
                 masks[k_self] = _reach_from(board, kind, squares, direction, mp)
     out = list(reaches)
@@ -182,9 +199,19 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
     return out
 
 
-def _reach_from(board: Board, kind: Kind, squares: set[Square] | tuple[()], direction: Direction, mp: int) -> int:
+def _pushed_on(squares: int, pusher: int, direction: str, cells: int) -> int:
+    """``squares``, and every square of the board a yeti on one of them could be pushed or knocked
+    on to, a square at a time towards ``direction``, while it still stands in the pusher's reach."""
+    while True:
+        more = _stepped(squares & pusher, direction) & cells & ~squares
+        if not more:
+            return squares
+        squares |= more
+
+
+def _reach_from(board: Board, kind: Kind, squares: int, direction: Direction, mp: int) -> int:
     out = 0
-    for here in squares:
+    for here in _squares(squares):
         out |= reach(board, kind, here, direction, mp)
     return out
 

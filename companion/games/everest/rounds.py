@@ -24,8 +24,14 @@ log = logging.getLogger(__name__)
 
 def sole_on_peak(board: Board, positions: Sequence[Square | None]) -> int | None:
     """The yeti alone on the peak tile, or None (nobody there, or more than one)."""
-    on_peak = [seat for seat, here in enumerate(positions) if here in board.peak]
-    return on_peak[0] if len(on_peak) == 1 else None
+    peak = board.peak
+    holder = None
+    for seat, here in enumerate(positions):  # (asked at the end of every round's actions)
+        if here in peak:
+            if holder is not None:
+                return None
+            holder = seat
+    return holder
 
 
 def finished(state: EverestState, positions: Sequence[Square | None], events: tuple[str, ...]) -> dict[str, Any]:

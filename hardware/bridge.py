@@ -18,26 +18,41 @@ port was opened are stale and dropped (counted), the rest delivered, and the tab
 the listing without judging anything again. After lost frames the next listing delivers what was
 missed. A step of the system clock (time sync on a Pi with no real-time clock) re-learns the
 array's clock offset, so table time follows the synced clock at once.
+
+Lights (firmware 2.3): :meth:`ArrayBridge.show` queues a light for one channel's LED and returns at
+once (:class:`~hardware.leds.LightQueue`: the latest per channel, a stale one dropped); a writer
+thread beside the reading loop sends each as an ``L`` frame once the array has said, in a
+heartbeat's ``T`` frames, that it drives LEDs (``leds=N``). An array that says nothing of LEDs
+through two heartbeats has none: the bridge says so once and drops the lights. After the array
+boots (its LEDs go dark) the steady and pulsing lights it was last sent are sent again. An ``R``
+frame (the array refused something the host sent) is counted (``led_refused``) and logged.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import serial
 
 from companion.core.errors import ConfigError, FrameError
+from companion.core.lights import Light, Pattern
 from companion.core.readers import BUTTON_SCHEME, ArrayChannel, ButtonPress, ReaderEvent, array_link_id
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.leds import LightQueue
 from hardware.protocol import (
     BootFrame,
     Frame,
     HeartbeatFrame,
     KnownFrame,
+    LedFrame,
+    RefusalFrame,
+    SEQ_MODULUS,
     SequenceTracker,
     SeqVerdict,
     StatsFrame,
@@ -46,6 +61,7 @@ from hardware.protocol import (
     LineAssembler,
     PressFrame,
     decode_line,
+    encode_frame,
 )
 from hardware.reader import EventSink, PressSink, StateSink
 from hardware.resync import ListingAssembler, Snapshot
@@ -61,6 +77,12 @@ CLOCK_STEP_S = 0.5
 """A jump of the system clock against the monotonic clock bigger than this is a time-sync step."""
 MAX_HELD = 1000
 """Tag frames held waiting for the first listing, at most (an array that never lists releases them)."""
+LIGHT_WRITE_TIMEOUT_S = 0.5
+"""A light the port will not take within this long is dropped (a wedged link): the writer moves on."""
+NO_LEDS_AFTER_BEATS = 2
+"""Heartbeats after an opening with no ``leds`` figure: the array drives no LEDs."""
+HELD_LIGHTS = (Pattern.STEADY, Pattern.PULSE)
+"""Lights that last: sent again when the array reboots (a blink is news only once)."""
 
 
 class ArrayBridge(ReaderThread):
@@ -134,6 +156,18 @@ class ArrayBridge(ReaderThread):
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
         self.timing: dict[str, str] = {}
         """The array's latest timing figures (T frames, firmware 2.1: `companion hw check --timing`)."""
+        self.lights = LightQueue()
+        """Lights waiting to go to the array's LEDs (:meth:`show`)."""
+        self.leds: int | None = None
+        """LEDs the array drives (its ``leds`` figure), 0 if it said none; None: not known yet."""
+        self.lights_sent = 0
+        self.written: deque[tuple[int, Light, float]] = deque(maxlen=1024)
+        """The latest lights written: (channel, light, ``time.monotonic()`` once written)."""
+        self._link: Any = None  # the open port, for the lights' writer
+        self._light_seq = 0
+        self._beats_since_open = 0
+        self._no_leds_said = False
+        self._lit: dict[int, Light] = {}  # channel -> the lasting light it was sent last
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -186,15 +220,34 @@ class ArrayBridge(ReaderThread):
         for button in sorted(self._buttons):
             self._health.set_status(self._buttons[button], status, "" if status is Status.OK else f"link {status.value}")
 
+    def show(self, channel: int, light: Light) -> None:
+        """Queue ``light`` for the LED on ``channel``; never waits (the writer thread sends it)."""
+        self.lights.put(channel, light)
+
+    @property
+    def lights_id(self) -> str:
+        """The health id of this array's lights (``lights:array``, ``lights:array:east``)."""
+        return f"lights:{self.link_id}"
+
     # -- the loop ---------------------------------------------------------------------------
 
     def _run(self) -> None:
+        writer = threading.Thread(target=self._write_lights, name=f"array-lights:{self.port}", daemon=True)
+        writer.start()
+        try:
+            self._read_link()
+        finally:
+            self.lights.wake()
+            writer.join(2.0)
+
+    def _read_link(self) -> None:
         while not self._stop.is_set():
             try:
                 link = self._open_serial(self.port, baudrate=self._baudrate, timeout=self._read_timeout_s, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._failed(f"cannot open {self.port}: {exc}")
                 continue
+            link.write_timeout = LIGHT_WRITE_TIMEOUT_S
             self._backoff.succeeded()
             self._seq.reset()
             self._device_clock.reset()
@@ -206,12 +259,17 @@ class ArrayBridge(ReaderThread):
             self._silent = False
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
             self._buttons_follow(Status.OK)
+            self._light_seq = 0
+            self._beats_since_open = 0
+            self._relight()
+            self._link = link
             try:
                 self._pump(link)
             except (serial.SerialException, OSError) as exc:
                 self._health.count(self.link_id, "reconnects")
                 self._failed(f"lost {self.port}: {exc}")
             finally:
+                self._link = None
                 try:
                     link.close()
                 except (serial.SerialException, OSError) as exc:
@@ -288,6 +346,9 @@ class ArrayBridge(ReaderThread):
             self._dirty = True
             log.info("%s: array booted (firmware %s, %d channels)", self.port, frame.firmware, frame.channels)
             self._channels.update(range(frame.channels))
+            self.leds = None  # the new firmware says again whether it drives LEDs
+            self._beats_since_open = 0
+            self._relight()  # its LEDs came up dark
         verdict, missing = self._seq.check(frame.seq)
         if verdict is SeqVerdict.DUPLICATE:
             self._health.count(self.link_id, "duplicates")
@@ -333,6 +394,14 @@ class ArrayBridge(ReaderThread):
             self._stats(frame)
         elif isinstance(frame, TimingFrame):
             self.timing.update(frame.figures)
+            leds = frame.number("leds")
+            if leds is not None:
+                self.leds = int(leds)
+        elif isinstance(frame, RefusalFrame):
+            self._health.count(self.link_id, "led_refused")
+            log.warning("%s: the array refused a frame the host sent (%s)", self.port, frame.reason)
+        elif isinstance(frame, LedFrame):
+            self._bad(FrameError(f"an LED frame came from the array, which only takes them: seq {frame.seq}"))
         if snapshot is not None:
             self._snapshot(snapshot)
 
@@ -418,7 +487,65 @@ class ArrayBridge(ReaderThread):
         except Exception:  # as for tags: the table's failure must not stop the link
             log.exception("handling the press of %s failed", address)
 
+    # -- lights -----------------------------------------------------------------------------
+
+    def _relight(self) -> None:
+        """Queue again the lasting lights the array was sent: it has (re)started, its LEDs dark."""
+        for channel, light in sorted(self._lit.items()):
+            self.lights.put(channel, light)
+
+    def _write_lights(self) -> None:
+        """The writer thread: sends queued lights while the port is open and the array has LEDs."""
+        try:
+            while not self._stop.is_set():
+                link, leds = self._link, self.leds
+                if leds == 0:
+                    self._drop_lights()
+                if link is None or not leds:
+                    self._stop.wait(0.02)
+                    continue
+                for channel, light in self.lights.take(0.2):
+                    if channel >= leds:
+                        log.warning("%s: no LED on channel %d (the array drives %d): light dropped", self.port, channel, leds)
+                        continue
+                    self._send_light(link, channel, light)
+        except Exception as exc:  # a dead writer must be seen: the lights' health says so, the log has the trace
+            log.exception("%s: the lights' writer stopped", self.port)
+            self._health.set_status(self.lights_id, Status.DOWN, f"the lights' writer stopped: {exc}")
+
+    def _send_light(self, link: Any, channel: int, light: Light) -> None:
+        frame = LedFrame(self._light_seq, int((self._clock() - self._opened_at) * 1000), channel, light)
+        self._light_seq = (self._light_seq + 1) % SEQ_MODULUS
+        try:
+            link.write(encode_frame(frame))
+        except (serial.SerialException, OSError) as exc:  # the reading loop sees a lost port and reconnects
+            self._health.count(self.lights_id, "lost")
+            log.warning("%s: light for channel %d not written: %s", self.port, channel, exc)
+            return
+        self.lights_sent += 1
+        self.written.append((channel, light, time.monotonic()))
+        self._health.count(self.lights_id, "sent")
+        if light.pattern in HELD_LIGHTS:
+            self._lit[channel] = light
+        else:
+            self._lit.pop(channel, None)
+
+    def _drop_lights(self) -> None:
+        dropped = self.lights.clear()
+        if not dropped:
+            return  # nobody asked for a light: nothing to say
+        if not self._no_leds_said:
+            self._no_leds_said = True
+            firmware = self.timing.get("on", "")
+            log.warning("%s: the array drives no LEDs (its firmware sends no leds figure: older than tc-array-2.3, "
+                        "or LEDS = False in main.py%s); lights are not shown", self.port, f", on {firmware}" if firmware else "")
+            self._health.set_status(self.lights_id, Status.DOWN, "the array drives no LEDs")
+        self._health.count(self.lights_id, "dropped", dropped)
+
     def _heartbeat(self, frame: HeartbeatFrame) -> None:
+        self._beats_since_open += 1
+        if self._beats_since_open > NO_LEDS_AFTER_BEATS and self.leds is None:
+            self.leds = 0  # two whole heartbeats (each with its T frames) said nothing of LEDs
         for channel, letter in enumerate(frame.health):
             self._channels.add(channel)
             status = Status.OK if letter == "O" else Status.DOWN

@@ -238,6 +238,8 @@ class ArrayFirmware:
     def boot(self):
         """Power-up: initialise every reader, then say who we are and how they are."""
         self.seq = 0
+        if self.leds is not None:
+            self.leds.reset()  # dark until the host says otherwise
         for ch in self.channels:
             self._init(ch, self._clock_ms())
         if self._ticks_us is not None:

@@ -86,6 +86,12 @@ class Leds:
         self.taken = 0  # L frames taken
         self.refused = 0  # host lines refused (each answered with one R frame)
 
+    def reset(self):
+        """Power-up: every LED dark, no frame taken yet."""
+        self.told = [((0, 0, 0), OFF, 0)] * self.count
+        self.last_seq = None
+        self.render(0)
+
     def take(self, seq, channel, colour, pattern, now):
         """One L frame's light; False if it repeats the last one taken (the same seq: sent twice)."""
         if channel >= self.count:

@@ -86,7 +86,7 @@ def run(count: int) -> dict[str, Any]:
     seen: list[float] = []
     try:
         deadline = time.monotonic() + 15
-        while bridge.leds != 3:
+        while bridge.lights.leds != 3:
             if time.monotonic() > deadline:
                 raise SystemExit("the simulated array never said it drives 3 LEDs")
             time.sleep(0.01)
@@ -95,14 +95,14 @@ def run(count: int) -> dict[str, Any]:
         array.wait_colour(0, lambda c: c == (0, 0, 0))
         for i in range(count):
             event, colour = (TagEvent.ARRIVE, (255, 0, 0)) if i % 2 == 0 else (TagEvent.DEPART, (0, 0, 0))
-            before_writes, before_lit = len(bridge.written), len(array.lit())
+            before_writes, before_lit = len(bridge.lights.written), len(array.lit())
             told.clear()
             session.submit(tag("joe-2", event)).result(10)
             told.wait(10)
             array.wait_colour(0, lambda c, want=colour: c == want)
-            while len(bridge.written) == before_writes:  # the writer notes the time just after its write
+            while len(bridge.lights.written) == before_writes:  # the writer notes the time just after its write
                 time.sleep(0.0005)
-            sent = [at for channel, _, at in list(bridge.written)[before_writes:] if channel == 0]
+            sent = [at for channel, _, at in list(bridge.lights.written)[before_writes:] if channel == 0]
             lit = [w.at for w in array.lit()[before_lit:] if w.colours[0] == colour]
             written.append(sent[0])
             seen.append(lit[0])
@@ -120,7 +120,7 @@ def run(count: int) -> dict[str, Any]:
         "seen_p50_ms": percentile(to_seen, 50),
         "seen_p99_ms": percentile(to_seen, 99),
         "seen_mean_ms": statistics.mean(to_seen),
-        "superseded": bridge.lights.superseded,
+        "superseded": bridge.lights.queue.superseded,
         "refused": readers.health.status("array").get("led_refused", 0),
     }
 

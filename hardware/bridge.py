@@ -20,12 +20,9 @@ missed. A step of the system clock (time sync on a Pi with no real-time clock) r
 array's clock offset, so table time follows the synced clock at once.
 
 Lights (firmware 2.3): :meth:`ArrayBridge.show` queues a light for one channel's LED and returns at
-once (:class:`~hardware.leds.LightQueue`: the latest per channel, a stale one dropped); a writer
-thread beside the reading loop sends each as an ``L`` frame once the array has said, in a
-heartbeat's ``T`` frames, that it drives LEDs (``leds=N``). An array that says nothing of LEDs
-through two heartbeats has none: the bridge says so once and drops the lights. After the array
-boots (its LEDs go dark) the steady and pulsing lights it was last sent are sent again. An ``R``
-frame (the array refused something the host sent) is counted (``led_refused``) and logged.
+once; a writer thread beside the reading loop sends it (:class:`~hardware.leds.ArrayLights`). The
+reading loop tells the lights what the array says: how many LEDs (``T`` frames), heartbeats, a boot.
+An ``R`` frame (the array refused something the host sent) is counted (``led_refused``) and logged.
 """
 
 from __future__ import annotations
@@ -33,18 +30,17 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import serial
 
 from companion.core.errors import ConfigError, FrameError
-from companion.core.lights import Light, Pattern
+from companion.core.lights import Light
 from companion.core.readers import BUTTON_SCHEME, ArrayChannel, ButtonPress, ReaderEvent, array_link_id
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
-from hardware.leds import LightQueue
+from hardware.leds import LIGHT_WRITE_TIMEOUT_S, ArrayLights
 from hardware.protocol import (
     BootFrame,
     Frame,
@@ -52,7 +48,6 @@ from hardware.protocol import (
     KnownFrame,
     LedFrame,
     RefusalFrame,
-    SEQ_MODULUS,
     SequenceTracker,
     SeqVerdict,
     StatsFrame,
@@ -61,7 +56,6 @@ from hardware.protocol import (
     LineAssembler,
     PressFrame,
     decode_line,
-    encode_frame,
 )
 from hardware.reader import EventSink, PressSink, StateSink
 from hardware.resync import ListingAssembler, Snapshot
@@ -77,12 +71,6 @@ CLOCK_STEP_S = 0.5
 """A jump of the system clock against the monotonic clock bigger than this is a time-sync step."""
 MAX_HELD = 1000
 """Tag frames held waiting for the first listing, at most (an array that never lists releases them)."""
-LIGHT_WRITE_TIMEOUT_S = 0.5
-"""A light the port will not take within this long is dropped (a wedged link): the writer moves on."""
-NO_LEDS_AFTER_BEATS = 2
-"""Heartbeats after an opening with no ``leds`` figure: the array drives no LEDs."""
-HELD_LIGHTS = (Pattern.STEADY, Pattern.PULSE)
-"""Lights that last: sent again when the array reboots (a blink is news only once)."""
 
 
 class ArrayBridge(ReaderThread):
@@ -156,18 +144,8 @@ class ArrayBridge(ReaderThread):
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
         self.timing: dict[str, str] = {}
         """The array's latest timing figures (T frames, firmware 2.1: `companion hw check --timing`)."""
-        self.lights = LightQueue()
-        """Lights waiting to go to the array's LEDs (:meth:`show`)."""
-        self.leds: int | None = None
-        """LEDs the array drives (its ``leds`` figure), 0 if it said none; None: not known yet."""
-        self.lights_sent = 0
-        self.written: deque[tuple[int, Light, float]] = deque(maxlen=1024)
-        """The latest lights written: (channel, light, ``time.monotonic()`` once written)."""
-        self._link: Any = None  # the open port, for the lights' writer
-        self._light_seq = 0
-        self._beats_since_open = 0
-        self._no_leds_said = False
-        self._lit: dict[int, Light] = {}  # channel -> the lasting light it was sent last
+        self.lights = ArrayLights(port, health, f"lights:{self.link_id}", clock)
+        """The array's LEDs: lights queued by :meth:`show`, sent by the lights' writer thread."""
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -222,22 +200,17 @@ class ArrayBridge(ReaderThread):
 
     def show(self, channel: int, light: Light) -> None:
         """Queue ``light`` for the LED on ``channel``; never waits (the writer thread sends it)."""
-        self.lights.put(channel, light)
-
-    @property
-    def lights_id(self) -> str:
-        """The health id of this array's lights (``lights:array``, ``lights:array:east``)."""
-        return f"lights:{self.link_id}"
+        self.lights.show(channel, light)
 
     # -- the loop ---------------------------------------------------------------------------
 
     def _run(self) -> None:
-        writer = threading.Thread(target=self._write_lights, name=f"array-lights:{self.port}", daemon=True)
+        writer = threading.Thread(target=self.lights.run, args=(self._stop,), name=f"array-lights:{self.port}", daemon=True)
         writer.start()
         try:
             self._read_link()
         finally:
-            self.lights.wake()
+            self.lights.queue.wake()
             writer.join(2.0)
 
     def _read_link(self) -> None:
@@ -259,17 +232,14 @@ class ArrayBridge(ReaderThread):
             self._silent = False
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
             self._buttons_follow(Status.OK)
-            self._light_seq = 0
-            self._beats_since_open = 0
-            self._relight()
-            self._link = link
+            self.lights.opened(link, self._opened_at)
             try:
                 self._pump(link)
             except (serial.SerialException, OSError) as exc:
                 self._health.count(self.link_id, "reconnects")
                 self._failed(f"lost {self.port}: {exc}")
             finally:
-                self._link = None
+                self.lights.closed()
                 try:
                     link.close()
                 except (serial.SerialException, OSError) as exc:
@@ -346,9 +316,7 @@ class ArrayBridge(ReaderThread):
             self._dirty = True
             log.info("%s: array booted (firmware %s, %d channels)", self.port, frame.firmware, frame.channels)
             self._channels.update(range(frame.channels))
-            self.leds = None  # the new firmware says again whether it drives LEDs
-            self._beats_since_open = 0
-            self._relight()  # its LEDs came up dark
+            self.lights.booted()  # its LEDs came up dark; it says again whether it drives any
         verdict, missing = self._seq.check(frame.seq)
         if verdict is SeqVerdict.DUPLICATE:
             self._health.count(self.link_id, "duplicates")
@@ -396,7 +364,7 @@ class ArrayBridge(ReaderThread):
             self.timing.update(frame.figures)
             leds = frame.number("leds")
             if leds is not None:
-                self.leds = int(leds)
+                self.lights.leds = int(leds)
         elif isinstance(frame, RefusalFrame):
             self._health.count(self.link_id, "led_refused")
             log.warning("%s: the array refused a frame the host sent (%s)", self.port, frame.reason)
@@ -487,65 +455,8 @@ class ArrayBridge(ReaderThread):
         except Exception:  # as for tags: the table's failure must not stop the link
             log.exception("handling the press of %s failed", address)
 
-    # -- lights -----------------------------------------------------------------------------
-
-    def _relight(self) -> None:
-        """Queue again the lasting lights the array was sent: it has (re)started, its LEDs dark."""
-        for channel, light in sorted(self._lit.items()):
-            self.lights.put(channel, light)
-
-    def _write_lights(self) -> None:
-        """The writer thread: sends queued lights while the port is open and the array has LEDs."""
-        try:
-            while not self._stop.is_set():
-                link, leds = self._link, self.leds
-                if leds == 0:
-                    self._drop_lights()
-                if link is None or not leds:
-                    self._stop.wait(0.02)
-                    continue
-                for channel, light in self.lights.take(0.2):
-                    if channel >= leds:
-                        log.warning("%s: no LED on channel %d (the array drives %d): light dropped", self.port, channel, leds)
-                        continue
-                    self._send_light(link, channel, light)
-        except Exception as exc:  # a dead writer must be seen: the lights' health says so, the log has the trace
-            log.exception("%s: the lights' writer stopped", self.port)
-            self._health.set_status(self.lights_id, Status.DOWN, f"the lights' writer stopped: {exc}")
-
-    def _send_light(self, link: Any, channel: int, light: Light) -> None:
-        frame = LedFrame(self._light_seq, int((self._clock() - self._opened_at) * 1000), channel, light)
-        self._light_seq = (self._light_seq + 1) % SEQ_MODULUS
-        try:
-            link.write(encode_frame(frame))
-        except (serial.SerialException, OSError) as exc:  # the reading loop sees a lost port and reconnects
-            self._health.count(self.lights_id, "lost")
-            log.warning("%s: light for channel %d not written: %s", self.port, channel, exc)
-            return
-        self.lights_sent += 1
-        self.written.append((channel, light, time.monotonic()))
-        self._health.count(self.lights_id, "sent")
-        if light.pattern in HELD_LIGHTS:
-            self._lit[channel] = light
-        else:
-            self._lit.pop(channel, None)
-
-    def _drop_lights(self) -> None:
-        dropped = self.lights.clear()
-        if not dropped:
-            return  # nobody asked for a light: nothing to say
-        if not self._no_leds_said:
-            self._no_leds_said = True
-            firmware = self.timing.get("on", "")
-            log.warning("%s: the array drives no LEDs (its firmware sends no leds figure: older than tc-array-2.3, "
-                        "or LEDS = False in main.py%s); lights are not shown", self.port, f", on {firmware}" if firmware else "")
-            self._health.set_status(self.lights_id, Status.DOWN, "the array drives no LEDs")
-        self._health.count(self.lights_id, "dropped", dropped)
-
     def _heartbeat(self, frame: HeartbeatFrame) -> None:
-        self._beats_since_open += 1
-        if self._beats_since_open > NO_LEDS_AFTER_BEATS and self.leds is None:
-            self.leds = 0  # two whole heartbeats (each with its T frames) said nothing of LEDs
+        self.lights.heartbeat()
         for channel, letter in enumerate(frame.health):
             self._channels.add(channel)
             status = Status.OK if letter == "O" else Status.DOWN

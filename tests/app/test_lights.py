@@ -110,7 +110,7 @@ def test_each_signal_reaches_its_zones_led(tmp_path: Path, array: FirmwareArray)
     service = serve(tmp_path, lights=True)
     try:
         bridge = service.hardware.context.links["array"].link
-        wait_until(lambda: bridge.leds == 3, timeout=10, what="the array to say it drives 3 LEDs")
+        wait_until(lambda: bridge.lights.leds == 3, timeout=10, what="the array to say it drives 3 LEDs")
         # Waiting: the dealer is to call Start!, so anna's hand pad pulses, and only hers.
         array.wait_colour(ANNA, blue)
         assert dark(array.colour(BEN)) and dark(array.colour(PILE))
@@ -144,7 +144,7 @@ def test_each_signal_reaches_its_zones_led(tmp_path: Path, array: FirmwareArray)
         wait_until(lambda: seen_since(array, PILE, since, green), timeout=10, what="the green blink after the alert")
         array.wait_colour(PILE, dark)
         assert service.session.board()["alerts"] == []
-        assert bridge.lights_sent >= 6
+        assert bridge.lights.sent >= 6
     finally:
         service.stop()
     assert service.session.board()["health"].get("lights") is None  # the lights never failed
@@ -155,9 +155,9 @@ def test_lights_off_says_so_once_and_lights_nothing(tmp_path: Path, array: Firmw
     service = serve(tmp_path, lights=False)
     try:
         bridge = service.hardware.context.links["array"].link
-        wait_until(lambda: bridge.leds == 3, timeout=10, what="the array's LED count")
+        wait_until(lambda: bridge.lights.leds == 3, timeout=10, what="the array's LED count")
         array.place(PILE, uid_of("start-1"))
-        assert service.lights is None and bridge.lights_sent == 0
+        assert service.lights is None and bridge.lights.sent == 0
     finally:
         service.stop()
     said = [r for r in caplog.records if "lights: off" in r.getMessage()]

@@ -66,12 +66,12 @@ def test_a_refused_frame_is_counted(tmp_path: Path) -> None:
     health = HealthBoard()
     with FirmwareArray(2, link=tmp_path / "array", heartbeat_ms=100, leds=True) as array:
         with ArrayBridge(array.port, lambda e: None, health) as bridge:
-            wait_until(lambda: bridge.leds == 2, what="the LED count")
+            wait_until(lambda: bridge.lights.leds == 2, what="the LED count")
             bridge.show(5, RED)  # no LED there: the bridge drops it itself
-            wait_until(lambda: bridge._link is not None, what="the open port")
-            bridge._link.write(b"$1,1,L,1,FF0000,S*0000\n")  # a garbled frame on the wire
+            wait_until(lambda: bridge.lights.link is not None, what="the open port")
+            bridge.lights.link.write(b"$1,1,L,1,FF0000,S*0000\n")  # a garbled frame on the wire
             wait_until(lambda: health.status("array").get("led_refused") == 1, what="the refusal")
-    assert bridge.lights_sent == 0
+    assert bridge.lights.sent == 0
 
 
 def test_an_array_without_leds_is_said_once_and_the_lights_dropped(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
@@ -80,10 +80,10 @@ def test_an_array_without_leds_is_said_once_and_the_lights_dropped(tmp_path: Pat
     with SimulatedArray(2, link=tmp_path / "array", heartbeat_s=0.05) as array:
         with ArrayBridge(array.port, lambda e: None, health) as bridge:
             bridge.show(0, RED)
-            wait_until(lambda: bridge.leds == 0, what="three heartbeats with no LED figure")
+            wait_until(lambda: bridge.lights.leds == 0, what="three heartbeats with no LED figure")
             wait_until(lambda: health.status("lights:array").get("dropped") == 1, what="the light dropped")
             bridge.show(1, RED)
             wait_until(lambda: health.status("lights:array").get("dropped") == 2, what="the next one dropped")
     said = [r for r in caplog.records if "drives no LEDs" in r.getMessage()]
     assert len(said) == 1 and health.status("lights:array")["status"] == "down"
-    assert bridge.lights_sent == 0
+    assert bridge.lights.sent == 0

@@ -6,7 +6,10 @@
 # that do release it may go without. Bus 0 is SPI0 (SCK GP18, MOSI GP19, MISO GP16) for channels
 # 0-7, bus 1 is SPI1 (SCK GP10, MOSI GP11, MISO GP12) for channels 8-15; all share the reset line
 # (GP14). Frames go out on the USB serial port (PROTOCOL.md). Copy this file with tcarray.py,
-# tcproto.py and mfrc522.py to the board (mpremote cp ... :), and it runs at power-up.
+# tcproto.py, tcleds.py and mfrc522.py to the board (mpremote cp ... :), and it runs at power-up.
+#
+# Lights (firmware 2.3, docs/hardware.md "Lights"): one WS2812/SK6812 per channel, chained in channel
+# order, data in on LED_PIN through a 3.3 V -> 5 V level shifter and a ~330 ohm resistor.
 
 import sys
 import time
@@ -16,6 +19,12 @@ from machine import SPI, WDT, Pin
 
 from mfrc522 import MFRC522
 from tcarray import PAD, PILE, ArrayFirmware, MsClock
+from tcleds import Leds
+
+try:
+    import neopixel  # MicroPython's WS2812 driver; absent on CPython, where only the constants are read
+except ImportError:
+    neopixel = None
 
 # Channel N's chip-select pin; channels 0-7 are on bus 0, 8-15 on bus 1.
 CS_PINS = (17, 20, 21, 22, 26, 27, 28, 15, 2, 3, 4, 5, 6, 7, 8, 9)
@@ -34,6 +43,25 @@ BUTTON_PINS = ()
 SPI_BAUD = 1000000  # 1 MHz is safe on the long wires under a table; short runs take 4 MHz
 RESET_PIN = 14
 MAINTENANCE_PIN = 13  # jumper GP13 to GND at power-up to stay at the REPL (for flashing)
+LEDS = True  # an LED per channel is fitted (False: no lights; the host is told there are none)
+LED_PIN = 0  # GP0: the data line of the LED chain (GP1 stays free for a button)
+LED_BRIGHTNESS = 0.25  # of full scale: 16 LEDs at full white draw ~1 A; a quarter keeps them under 250 mA
+
+
+def host_reader():
+    """What the host has sent so far over the USB serial port (b"" if nothing), never waiting."""
+    import select
+
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+
+    def read():
+        got = b""
+        while len(got) < 64 and poller.poll(0):
+            got += sys.stdin.buffer.read(1)
+        return got
+
+    return read
 
 
 def main():
@@ -62,11 +90,18 @@ def main():
     def write(line):
         sys.stdout.write(line)
 
+    leds = None
+    if LEDS and neopixel is not None:
+        if LED_PIN in CS_PINS[:CHANNELS] or LED_PIN in (RESET_PIN, MAINTENANCE_PIN) or LED_PIN in BUTTON_PINS:
+            raise ValueError("LED pin GP%d is wired to something else; choose a free pin" % LED_PIN)
+        leds = Leds(neopixel.NeoPixel(Pin(LED_PIN, Pin.OUT), CHANNELS), CHANNELS, LED_BRIGHTNESS)
+
     watchdog = WDT(timeout=5000)  # a hung SPI bus reboots the array (the host sees a boot frame)
     # What `companion hw check --timing` is told the figures were measured on.
     board = [("on", sys.platform), ("mhz", str(machine.freq() // 1000000)), ("spi_khz", str(SPI_BAUD // 1000))]
     ArrayFirmware(readers, write, clock.ms, kinds=KINDS[:CHANNELS], neighbours=neighbours,
-                  ticks_us=time.ticks_us, ticks_diff=time.ticks_diff, board=board, buttons=buttons).run(feed=watchdog.feed)
+                  ticks_us=time.ticks_us, ticks_diff=time.ticks_diff, board=board, buttons=buttons,
+                  leds=leds, host_input=host_reader()).run(feed=watchdog.feed)
 
 
 main()

@@ -20,10 +20,16 @@
 # (pulled up: value() 0 while pressed), read once per round; a press is reported with P once it
 # has held press_rounds rounds in a row, stamped when it went down; it must be let go (as long)
 # before it can be pressed again.
+#
+# Lights (firmware 2.3): one addressable LED per channel (tcleds.py). The host's L frames come in
+# through host_input() (what has arrived, b"" if nothing), are read between polling rounds, and a
+# line that is not a good L frame is answered with one R frame saying why, and counted.
 
 from tcproto import frame, hexlify_upper, MAX_LINE
+from tcleds import parse_led
 
-VERSION = "tc-array-2.2"
+VERSION = "tc-array-2.3"
+HOST_BYTES_PER_ROUND = 512  # read at most this much of the host's input a round: polling comes first
 SEQ_MODULUS = 65536
 PAD = "pad"
 PILE = "pile"
@@ -102,11 +108,16 @@ class ArrayFirmware:
     Pin.value() at boot (``self_test_count`` of each), and every polling round; each heartbeat then
     ends with T frames: ``board`` (name, value) pairs saying what it runs on, the boot self-test, and
     the rounds since the last heartbeat.
+
+    Lights: ``leds`` a tcleds.Leds (one pixel per channel), ``host_input`` a function returning the
+    bytes the host has sent since it was last called (b"" when none). Each heartbeat then ends with
+    T frames that say ``leds`` (how many) and ``led_bad`` (host lines refused so far).
     """
 
     def __init__(self, readers, write, clock_ms, kinds=None, neighbours=(), miss_limit=3, heartbeat_ms=1000,
                  retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True,
-                 ticks_us=None, ticks_diff=None, board=(), self_test_count=200, buttons=(), press_rounds=2):
+                 ticks_us=None, ticks_diff=None, board=(), self_test_count=200, buttons=(), press_rounds=2,
+                 leds=None, host_input=None):
         kinds = list(kinds) if kinds is not None else [PAD] * len(readers)
         if len(kinds) != len(readers):
             raise ValueError("%d readers but %d kinds" % (len(readers), len(kinds)))
@@ -147,6 +158,10 @@ class ArrayFirmware:
         self._rounds = 0
         self._round_us = 0
         self._round_max_us = 0
+        self.leds = leds
+        self._host_input = host_input
+        self._host_line = b""
+        self._host_overflow = False  # the line now arriving is already too long: refused at its newline
 
     # -- frames -------------------------------------------------------------------------------
 
@@ -187,7 +202,7 @@ class ArrayFirmware:
             exchanges, collisions, errors = ch.reader.take_stats() if ch.ok else (0, 0, 0)
             self._send("S", [str(index), str(ch.polls), str(ch.reads), str(collisions), str(errors)], ms)
             ch.polls = ch.reads = 0
-        if self._ticks_us is not None:
+        if self._ticks_us is not None or self.leds is not None:
             for fields in self._timing_frames(ms):
                 self._send("T", fields, ms)
         self._next_heartbeat = ms + self.heartbeat_ms
@@ -195,6 +210,8 @@ class ArrayFirmware:
     def _timing_frames(self, ms):
         """T frames: every timing figure as name=value, as many to a frame as a line holds."""
         pairs = self.board + self.timing
+        if self.leds is not None:
+            pairs = pairs + [("leds", str(self.leds.count)), ("led_bad", str(self.leds.refused))]
         if self._rounds:
             pairs = pairs + [("rounds", str(self._rounds)), ("round_ms", "%.1f" % (self._round_us / self._rounds / 1000)),
                              ("max_ms", "%.1f" % (self._round_max_us / 1000))]
@@ -221,6 +238,8 @@ class ArrayFirmware:
     def boot(self):
         """Power-up: initialise every reader, then say who we are and how they are."""
         self.seq = 0
+        if self.leds is not None:
+            self.leds.reset()  # dark until the host says otherwise
         for ch in self.channels:
             self._init(ch, self._clock_ms())
         if self._ticks_us is not None:
@@ -247,6 +266,10 @@ class ArrayFirmware:
             self._poll(index, self.channels[index])
         for index in range(len(self.buttons)):
             self._poll_button(index, self.buttons[index])
+        if self._host_input is not None:
+            self._read_host()
+        if self.leds is not None:
+            self.leds.render(self._clock_ms())
         if self._ticks_us is not None:
             took = self._ticks_diff(self._ticks_us(), start)
             self._rounds += 1
@@ -274,6 +297,46 @@ class ArrayFirmware:
             # each is either still there (nothing to say) or gone (a departure).
             ch.ok = False
             ch.retry_at = now + self.retry_ms
+
+    # -- the host's frames ---------------------------------------------------------------------
+
+    def _read_host(self):
+        """The host's whole lines so far, each taken or refused; a part line waits for the rest."""
+        read = 0
+        while read < HOST_BYTES_PER_ROUND:
+            chunk = self._host_input()
+            if not chunk:
+                return
+            read += len(chunk)
+            lines = chunk.split(b"\n")
+            for index in range(len(lines)):
+                part = lines[index]
+                if self._host_overflow or len(self._host_line) + len(part) > MAX_LINE:
+                    self._host_overflow = True
+                    self._host_line = b""
+                else:
+                    self._host_line += part
+                if index < len(lines) - 1:  # a newline ended this line
+                    line, overflow = self._host_line, self._host_overflow
+                    self._host_line, self._host_overflow = b"", False
+                    if overflow:
+                        self._refuse("format")
+                    elif line.strip():
+                        self._host_frame(line)
+
+    def _host_frame(self, line):
+        try:
+            if self.leds is None:
+                raise ValueError("type")  # no LEDs fitted: an L frame is not one this array takes
+            seq, channel, colour, pattern = parse_led(line)
+            self.leds.take(seq, channel, colour, pattern, self._clock_ms())
+        except ValueError as exc:
+            self._refuse(str(exc))
+
+    def _refuse(self, reason):
+        if self.leds is not None:
+            self.leds.refused += 1
+        self._send("R", [reason])
 
     def _poll_button(self, index, button):
         """A button that has read the other way for press_rounds rounds changes; going down is a P."""

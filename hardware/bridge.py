@@ -18,11 +18,17 @@ port was opened are stale and dropped (counted), the rest delivered, and the tab
 the listing without judging anything again. After lost frames the next listing delivers what was
 missed. A step of the system clock (time sync on a Pi with no real-time clock) re-learns the
 array's clock offset, so table time follows the synced clock at once.
+
+Lights (firmware 2.3): :meth:`ArrayBridge.show` queues a light for one channel's LED and returns at
+once; a writer thread beside the reading loop sends it (:class:`~hardware.leds.ArrayLights`). The
+reading loop tells the lights what the array says: how many LEDs (``T`` frames), heartbeats, a boot.
+An ``R`` frame (the array refused something the host sent) is counted (``led_refused``) and logged.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -30,14 +36,18 @@ from typing import Any
 import serial
 
 from companion.core.errors import ConfigError, FrameError
+from companion.core.lights import Light
 from companion.core.readers import BUTTON_SCHEME, ArrayChannel, ButtonPress, ReaderEvent, array_link_id
 from hardware.clock import DeviceClock
 from hardware.health import Backoff, HealthBoard, Status
+from hardware.leds import LIGHT_WRITE_TIMEOUT_S, ArrayLights
 from hardware.protocol import (
     BootFrame,
     Frame,
     HeartbeatFrame,
     KnownFrame,
+    LedFrame,
+    RefusalFrame,
     SequenceTracker,
     SeqVerdict,
     StatsFrame,
@@ -134,6 +144,8 @@ class ArrayBridge(ReaderThread):
         """Each reader's latest statistics from the array (polls, reads, collisions, errors)."""
         self.timing: dict[str, str] = {}
         """The array's latest timing figures (T frames, firmware 2.1: `companion hw check --timing`)."""
+        self.lights = ArrayLights(port, health, f"lights:{self.link_id}", clock)
+        """The array's LEDs: lights queued by :meth:`show`, sent by the lights' writer thread."""
         self._set_all(Status.RECONNECTING, "not opened yet")
 
     # -- lifecycle --------------------------------------------------------------------------
@@ -186,15 +198,29 @@ class ArrayBridge(ReaderThread):
         for button in sorted(self._buttons):
             self._health.set_status(self._buttons[button], status, "" if status is Status.OK else f"link {status.value}")
 
+    def show(self, channel: int, light: Light) -> None:
+        """Queue ``light`` for the LED on ``channel``; never waits (the writer thread sends it)."""
+        self.lights.show(channel, light)
+
     # -- the loop ---------------------------------------------------------------------------
 
     def _run(self) -> None:
+        writer = threading.Thread(target=self.lights.run, args=(self._stop,), name=f"array-lights:{self.port}", daemon=True)
+        writer.start()
+        try:
+            self._read_link()
+        finally:
+            self.lights.queue.wake()
+            writer.join(2.0)
+
+    def _read_link(self) -> None:
         while not self._stop.is_set():
             try:
                 link = self._open_serial(self.port, baudrate=self._baudrate, timeout=self._read_timeout_s, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 self._failed(f"cannot open {self.port}: {exc}")
                 continue
+            link.write_timeout = LIGHT_WRITE_TIMEOUT_S
             self._backoff.succeeded()
             self._seq.reset()
             self._device_clock.reset()
@@ -206,12 +232,14 @@ class ArrayBridge(ReaderThread):
             self._silent = False
             self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
             self._buttons_follow(Status.OK)
+            self.lights.opened(link, self._opened_at)
             try:
                 self._pump(link)
             except (serial.SerialException, OSError) as exc:
                 self._health.count(self.link_id, "reconnects")
                 self._failed(f"lost {self.port}: {exc}")
             finally:
+                self.lights.closed()
                 try:
                     link.close()
                 except (serial.SerialException, OSError) as exc:
@@ -288,6 +316,7 @@ class ArrayBridge(ReaderThread):
             self._dirty = True
             log.info("%s: array booted (firmware %s, %d channels)", self.port, frame.firmware, frame.channels)
             self._channels.update(range(frame.channels))
+            self.lights.booted()  # its LEDs came up dark; it says again whether it drives any
         verdict, missing = self._seq.check(frame.seq)
         if verdict is SeqVerdict.DUPLICATE:
             self._health.count(self.link_id, "duplicates")
@@ -333,6 +362,14 @@ class ArrayBridge(ReaderThread):
             self._stats(frame)
         elif isinstance(frame, TimingFrame):
             self.timing.update(frame.figures)
+            leds = frame.number("leds")
+            if leds is not None:
+                self.lights.leds = int(leds)
+        elif isinstance(frame, RefusalFrame):
+            self._health.count(self.link_id, "led_refused")
+            log.warning("%s: the array refused a frame the host sent (%s)", self.port, frame.reason)
+        elif isinstance(frame, LedFrame):
+            self._bad(FrameError(f"an LED frame came from the array, which only takes them: seq {frame.seq}"))
         if snapshot is not None:
             self._snapshot(snapshot)
 
@@ -419,6 +456,7 @@ class ArrayBridge(ReaderThread):
             log.exception("handling the press of %s failed", address)
 
     def _heartbeat(self, frame: HeartbeatFrame) -> None:
+        self.lights.heartbeat()
         for channel, letter in enumerate(frame.health):
             self._channels.add(channel)
             status = Status.OK if letter == "O" else Status.DOWN

@@ -5,6 +5,10 @@ answers, which tags it holds, how often it reads, and how often its answers coll
 garbled: a reader with errors has a bad wire, a shared MISO line held low by a module that does not
 release it (docs/hardware.md, "Wiring"), or a neighbour too close. It opens the port exclusively, so
 it cannot run beside the service: stop the service first.
+
+It also tests the LEDs (firmware 2.3): once the array has said how many it drives, each channel's LED
+is lit white in turn, ``LED_STEP_S`` each, so a person walking the table sees each zone's light
+come on in channel order (a dark one: a broken data line at that pixel, or one wired out of order).
 """
 
 from __future__ import annotations
@@ -18,8 +22,22 @@ from typing import Any
 import serial
 
 from companion.core.errors import CompanionError, FrameError
+from companion.core.lights import DARK, Light, Pattern
 from companion.core.readers import ArrayChannel
-from hardware.protocol import BootFrame, Frame, HeartbeatFrame, KnownFrame, LineAssembler, StatsFrame, TagFrame, TimingFrame, decode_line
+from hardware.protocol import (
+    BootFrame,
+    Frame,
+    HeartbeatFrame,
+    KnownFrame,
+    LedFrame,
+    LineAssembler,
+    RefusalFrame,
+    StatsFrame,
+    TagFrame,
+    TimingFrame,
+    decode_line,
+    encode_frame,
+)
 from hardware.resync import ListingAssembler, Snapshot
 
 log = logging.getLogger(__name__)
@@ -27,6 +45,43 @@ log = logging.getLogger(__name__)
 
 class CheckError(CompanionError):
     """The array's port cannot be opened or read."""
+
+
+LED_STEP_S = 0.3
+"""How long each LED is lit in the LED test."""
+TEST_LIGHT = Light((255, 255, 255), Pattern.STEADY)
+
+
+@dataclass
+class LedTest:
+    """Each LED lit in turn, then all dark: the frames to write as time goes (pure but for ``now``)."""
+
+    step_s: float = LED_STEP_S
+    lit: list[int] = field(default_factory=list)
+    """Channels lit so far, in order."""
+    done: bool = False
+    _next_at: float = 0.0
+    _seq: int = 0
+
+    def due(self, leds: int, now: float) -> list[bytes]:
+        """The frames to send at ``now`` for an array with ``leds`` LEDs."""
+        if self.done or now < self._next_at or leds <= 0:
+            return []
+        out = []
+        if self.lit:
+            out.append(self._frame(self.lit[-1], DARK, now))
+        if len(self.lit) == leds:
+            self.done = True
+            return out
+        channel = len(self.lit)
+        out.append(self._frame(channel, TEST_LIGHT, now))
+        self.lit.append(channel)
+        self._next_at = now + self.step_s
+        return out
+
+    def _frame(self, channel: int, light: Light, now: float) -> bytes:
+        self._seq += 1
+        return encode_frame(LedFrame(self._seq, int(now * 1000) % 10**9, channel, light))
 
 
 @dataclass
@@ -54,6 +109,9 @@ class ArrayCheck:
     listed: bool = False
     timing: dict[str, str] = field(default_factory=dict)
     """The array's timing figures (T frames, firmware 2.1), latest of each."""
+    leds: LedTest = field(default_factory=LedTest)
+    refused: list[str] = field(default_factory=list)
+    """Why the array refused frames we sent (R frames, firmware 2.3)."""
     _listing: ListingAssembler = field(default_factory=ListingAssembler)
 
     def reader(self, channel: int) -> ReaderTally:
@@ -96,6 +154,8 @@ class ArrayCheck:
                 self.last_ms = frame.ms
         elif isinstance(frame, TimingFrame):
             self.timing.update(frame.figures)
+        elif isinstance(frame, RefusalFrame):
+            self.refused.append(frame.reason)
         elif isinstance(frame, TagFrame):
             tally = self.reader(frame.channel)
             if frame.event == "arrive":
@@ -132,7 +192,24 @@ class ArrayCheck:
             )
         if not self.listed:
             lines.append("no tag listing seen: the firmware is older than 2.0, or no heartbeat came (is it polling?)")
+        lines.append(self.led_report())
         return lines
+
+    @property
+    def led_count(self) -> int | None:
+        """LEDs the array drives (its ``leds`` figure), None if it did not say."""
+        value = self.timing.get("leds")
+        return int(value) if value is not None and value.isdigit() else None
+
+    def led_report(self) -> str:
+        count = self.led_count
+        if count is None:
+            return "LEDs: the array did not say it drives any (firmware older than tc-array-2.3, or LEDS = False in main.py)"
+        refused = f"; the array REFUSED {len(self.refused)} frame(s): {', '.join(self.refused)}" if self.refused else ""
+        order = " ".join(str(c) for c in self.leds.lit)
+        return (f"LEDs: {count} fitted; lit white in turn, {self.leds.step_s:g} s each: channels {order or '(none yet)'}"
+                f"{' (all done)' if self.leds.done else ' (listen longer to light them all)'}; each zone's LED should have "
+                f"lit once, in that order{refused}")
 
     def timing_report(self) -> list[str]:
         """What the array measured of itself: its boot self-test and its polling rounds (empty: no T frame)."""
@@ -154,7 +231,8 @@ class ArrayCheck:
 
     @property
     def healthy(self) -> bool:
-        return bool(self.readers) and self.bad_frames == 0 and all(t.health == "ok" and not t.errors for t in self.readers.values())
+        readers_ok = all(t.health == "ok" and not t.errors for t in self.readers.values())
+        return bool(self.readers) and self.bad_frames == 0 and not self.refused and readers_ok
 
 
 def check_array(port: str, seconds: float = 10.0, open_serial: Callable[..., Any] = serial.serial_for_url) -> ArrayCheck:
@@ -169,6 +247,10 @@ def check_array(port: str, seconds: float = 10.0, open_serial: Callable[..., Any
         link.reset_input_buffer()
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
+            count = result.led_count
+            if count:
+                for frame in result.leds.due(count, time.monotonic()):
+                    link.write(frame)
             chunk = link.read(link.in_waiting or 1)
             if not chunk:
                 continue

@@ -11,7 +11,9 @@ health letter per channel: ``O`` ok, ``F`` the reader does not answer; from firm
 many ``K`` frames follow), ``K`` known tags (channel, uids: the snapshot the heartbeat announced),
 ``S`` a reader's statistics since the last heartbeat (polls, reads, collisions, errors), ``T``
 timing figures as ``name=value`` pairs (firmware 2.1: what an access and a polling round cost),
-``P`` a button wired to the array was pressed (firmware 2.2: the button's input number).
+``P`` a button wired to the array was pressed (firmware 2.2: the button's input number), ``R`` the
+array refused a frame the host sent (firmware 2.3: why, one word). One type goes the other way, host
+to array: ``L`` sets the LED of one channel (firmware 2.3: channel, colour ``RRGGBB``, pattern letter).
 
 Everything here is pure: :func:`parse_frame` turns one line into a frame or raises
 :class:`~companion.errors.FrameError`; :func:`encode_frame` is its inverse (for simulators).
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.core.errors import FrameError
+from companion.core.lights import Light, Pattern
 
 MAX_LINE = 100
 """Longest valid line, in bytes (a 10-byte UID frame with a large seq and clock is ~50)."""
@@ -40,6 +43,9 @@ _DIGITS = re.compile(rb"^[0-9]{1,16}$")
 _HEX = re.compile(rb"^[0-9A-Fa-f]+$")
 _VERSION = re.compile(r"^[A-Za-z0-9._+-]{1,24}$")
 _FIGURE = re.compile(rb"^([a-z][a-z0-9_]{0,15})=([A-Za-z0-9._+-]{1,24})$")
+_COLOUR = re.compile(rb"^[0-9A-Fa-f]{6}$")
+_REASON = re.compile(rb"^[a-z][a-z_]{0,23}$")
+PATTERN_LETTERS = frozenset(p.value for p in Pattern)
 
 
 def crc16(data: bytes) -> int:
@@ -123,7 +129,28 @@ class PressFrame:
     button: int
 
 
-Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame | TimingFrame | PressFrame
+@dataclass(frozen=True, slots=True)
+class RefusalFrame:
+    """The array refused a frame the host sent (firmware 2.3): ``reason`` is one word (``checksum``,
+    ``channel``, ``colour``, ``pattern``, ``format``, ``type``), PROTOCOL.md."""
+
+    seq: int
+    ms: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LedFrame:
+    """Host to array (firmware 2.3): show ``light`` on the LED of channel ``channel``. ``seq`` and
+    ``ms`` are the host's own: its frame count since it opened the port, its milliseconds since then."""
+
+    seq: int
+    ms: int
+    channel: int
+    light: Light
+
+
+Frame = BootFrame | TagFrame | HeartbeatFrame | KnownFrame | StatsFrame | TimingFrame | PressFrame | RefusalFrame | LedFrame
 
 
 def _show(line: bytes) -> str:
@@ -198,6 +225,19 @@ def parse_frame(line: bytes) -> Frame:
         if len(rest) != 1:
             raise FrameError(f"a press frame carries the button's number: '{_show(line)}'")
         return PressFrame(seq, ms, _number(rest[0], "button", line, MAX_BUTTONS))
+    if kind == b"R":
+        if len(rest) != 1 or not _REASON.match(rest[0]):
+            raise FrameError(f"a refusal frame carries one lower-case word saying why: '{_show(line)}'")
+        return RefusalFrame(seq, ms, rest[0].decode("ascii"))
+    if kind == b"L":
+        if len(rest) != 3:
+            raise FrameError(f"an LED frame carries channel, colour and pattern: '{_show(line)}'")
+        if not _COLOUR.match(rest[1]):
+            raise FrameError(f"colour {_show(rest[1])} is not RRGGBB hex in frame '{_show(line)}'")
+        if rest[2].decode("latin-1") not in PATTERN_LETTERS:
+            raise FrameError(f"pattern {_show(rest[2])} is not one of O, B, S, P in frame '{_show(line)}'")
+        raw = bytes.fromhex(rest[1].decode("ascii"))
+        return LedFrame(seq, ms, _channel(rest[0], line), Light((raw[0], raw[1], raw[2]), Pattern(rest[2].decode("ascii"))))
     if kind == b"T":
         if not rest:
             raise FrameError(f"a timing frame carries at least one name=value figure: '{_show(line)}'")
@@ -235,6 +275,10 @@ def encode_frame(frame: Frame) -> bytes:
         tail = "T," + ",".join(f"{name}={value}" for name, value in frame.figures)
     elif isinstance(frame, PressFrame):
         tail = f"P,{frame.button}"
+    elif isinstance(frame, RefusalFrame):
+        tail = f"R,{frame.reason}"
+    elif isinstance(frame, LedFrame):
+        tail = f"L,{frame.channel},{frame.light.hex},{frame.light.pattern.value}"
     else:
         tail = f"B,{frame.firmware},{frame.channels}"
     body = f"{frame.seq % SEQ_MODULUS},{frame.ms},{tail}".encode("ascii")

@@ -72,6 +72,15 @@ class CameraConfig:
 
 
 @dataclass(frozen=True)
+class FeedbackConfig:
+    """``[feedback]``: how the referee is seen at the table (issue 25)."""
+
+    lights: bool = False
+    """An LED at each zone whose reader is on a reader array (firmware tc-array-2.3, docs/hardware.md
+    "Lights"); off: no light frames are sent, and the service says so once."""
+
+
+@dataclass(frozen=True)
 class TableConfig:
     """The whole table, as read from the config file."""
 
@@ -91,6 +100,7 @@ class TableConfig:
     pending_timeout_s: float = DEFAULT_PENDING_TIMEOUT_S
     """``[referee] pending_timeout_s``: table time a move begun at the table (the first card of two)
     may stay unfinished before the referee raises one alert for it (companion/referee/pending.py)."""
+    feedback: FeedbackConfig = FeedbackConfig()
 
     @property
     def reader_arrays(self) -> dict[str, ArrayConfig]:
@@ -141,6 +151,10 @@ registry = "tags.json"
 # [referee]
 # pending_timeout_s = 5.0   # a move begun at the table (the first card of two) left unfinished this
 #                           # long (table time) becomes one alert naming the zone and the fix
+
+# [feedback]
+# lights = true        # an LED at each zone read by an array (firmware tc-array-2.3; docs/hardware.md,
+#                      # "Lights"): green blink legal, red held illegal, amber alert, blue pulse "your turn"
 
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
@@ -243,7 +257,7 @@ def parse_zone(raw: Any, where: str, game: Game[Any]) -> Zone:
 
 
 def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
-    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker", "referee"})
+    _check_unknown(data, "config", {"game", "log", "web", "tags", "array", "arrays", "camera", "zones", "broker", "referee", "feedback"})
     base = path.parent
     game_t = _section(data, "game")
     if game_t is None:
@@ -313,7 +327,16 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         camera=camera,
         broker=_parse_broker(_section(data, "broker"), base),
         pending_timeout_s=_parse_referee(_section(data, "referee") or {}),
+        feedback=_parse_feedback(_section(data, "feedback") or {}),
     )
+
+
+def _parse_feedback(feedback_t: Mapping[str, Any]) -> FeedbackConfig:
+    _check_unknown(feedback_t, "feedback", {"lights"})
+    lights = feedback_t.get("lights", False)
+    if not isinstance(lights, bool):
+        raise ConfigError(f"feedback.lights: must be true or false, not {lights!r}")
+    return FeedbackConfig(lights=lights)
 
 
 def _parse_referee(referee_t: Mapping[str, Any]) -> float:

@@ -62,6 +62,8 @@ class TableReaders:
             clock=clock,
             on_press=self.table.button_pressed,
         )
+        self.context = context
+        """What the readers were opened with: its ``links`` hold the reader arrays' bridges."""
         self.readers = ReaderSet(_open(zone.name, zone.reader, context) for zone in zones if zone.reader)
 
     @classmethod

@@ -65,6 +65,7 @@ class TableService:
         self.vision: Any = None
         self.web: WebServer | None = None
         self.publisher: Any = None
+        self.lights: Any = None  # companion.app.lights.TableLights, for a table with [feedback] lights
         self.pending = PendingWatch(lambda: self.session, config.pending_timeout_s)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -79,6 +80,7 @@ class TableService:
                 self.config, self._submit, on_health=self._report_health, on_alert=self._alert
             )
             self.hardware.start()
+        self._start_lights()
         if self.config.camera is not None:
             self._start_camera()
         if self.config.broker is not None:
@@ -90,6 +92,21 @@ class TableService:
         self.public_url = lan_url(self.config.web.host, int(self.web.server.effective_port))
         self.web.app.config["PUBLIC_URL"] = self.public_url  # the address the QR code carries
         return self
+
+    def _start_lights(self) -> None:
+        """An LED at each zone an array reads, if the config says they are wired; else said once."""
+        if not self.config.feedback.lights:
+            log.info("lights: off ([feedback] lights = false): the referee's signals are not lit at the zones")
+            return
+        from companion.app.lights import TableLights
+
+        lit = TableLights.for_readers(self.config.zones, self.hardware) if self.hardware is not None else None
+        if lit is None or not lit.zones:
+            log.warning("lights: [feedback] lights = true, but no zone is read by a reader array: nothing to light")
+            return
+        self.lights = lit
+        lit.attach(self.session)
+        log.info("lights: at %s", ", ".join(lit.zones))
 
     def live_links(self) -> dict[str, str]:
         """Each seated player's page path (``p/<name>/<token>``): the links that open something now."""
@@ -137,6 +154,8 @@ class TableService:
             remember_console_game(self.config.log_path, header)
             log.info("new game of %s for %s; the last one is kept in %s", game.id, ", ".join(header.players), archived)
             self.session, self.game = session, game
+            if self.lights is not None:
+                self.lights.attach(session)  # the new game's lights; the last game's go dark
             if self.config.broker is not None:
                 from companion.venue.publish import TablePublisher
 
@@ -193,6 +212,8 @@ class TableService:
             self.publisher.stop()
         if self.web is not None:
             self.web.close()
+        if self.lights is not None:
+            self.lights.detach()
         if self.hardware is not None:
             self.hardware.stop()
         for thread in self._threads:

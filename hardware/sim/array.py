@@ -209,6 +209,20 @@ class SimulatedArray:
         """Stop (or resume) heartbeats: the link falls silent though still plugged."""
         self._quiet = on
 
+    def host_bytes(self) -> bytes:
+        """What the host has written to the array since last asked (its LED frames), never waiting."""
+        with self._lock:
+            if self._master is None:
+                return b""
+            try:
+                return os.read(self._master, 4096)
+            except BlockingIOError:
+                return b""
+            except OSError as exc:
+                if exc.errno != errno.EIO:  # EIO: nobody has the other end open
+                    raise
+                return b""
+
     # -- inside -----------------------------------------------------------------------------
 
     def _beat(self) -> None:

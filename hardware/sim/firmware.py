@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import importlib
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from companion.core.lights import Colour
 from hardware.sim.field import FieldSettings, SimField
 
 FIRMWARE_DIR = Path(__file__).resolve().parents[2] / "firmware"
@@ -54,6 +58,48 @@ class SimButton:
         return 0 if self.held else 1
 
 
+@dataclass(frozen=True)
+class Lit:
+    """One write of the LED chain: what every channel's LED showed from then on."""
+
+    at: float
+    """``time.monotonic()`` when it was written."""
+    ms: int
+    """The array's clock then."""
+    colours: tuple[Colour, ...]
+
+
+class SimPixels:
+    """MicroPython's ``neopixel.NeoPixel`` as the firmware uses it (set pixels, then ``write()``),
+    recording every write with its time: what the simulated array lit, and when."""
+
+    def __init__(self, count: int, clock_ms: Callable[[], int]) -> None:
+        self._buffer: list[Colour] = [(0, 0, 0)] * count
+        self._clock_ms = clock_ms
+        self._lock = threading.Lock()
+        self.writes: list[Lit] = []
+
+    def __len__(self) -> int:
+        return len(self._buffer)
+
+    def __setitem__(self, index: int, colour: Colour) -> None:
+        r, g, b = colour
+        self._buffer[index] = (int(r), int(g), int(b))
+
+    def write(self) -> None:
+        with self._lock:
+            self.writes.append(Lit(time.monotonic(), self._clock_ms(), tuple(self._buffer)))
+
+    def history(self) -> list[Lit]:
+        with self._lock:
+            return list(self.writes)
+
+    def colour(self, channel: int) -> Colour:
+        """What the LED on ``channel`` shows now (as last written)."""
+        with self._lock:
+            return self.writes[-1].colours[channel] if self.writes else (0, 0, 0)
+
+
 class FirmwareRig:
     """Simulated readers polled by the real firmware; ``lines`` collects what it would send."""
 
@@ -68,10 +114,16 @@ class FirmwareRig:
         sleep_ms: Callable[[int], None] | None = None,
         write: Callable[[str], object] | None = None,
         buttons: int = 0,
+        leds: bool = False,
+        host_input: Callable[[], bytes] | None = None,
+        brightness: float = 1.0,
         **options: Any,
     ) -> None:
+        """``leds``: an LED per channel (firmware 2.3), recorded in :attr:`pixels`; ``host_input``:
+        where the firmware reads the host's frames from (the pty, for :class:`FirmwareArray`)."""
         mfrc522 = firmware_module("mfrc522")
         tcarray = firmware_module("tcarray")
+        tcleds = firmware_module("tcleds")
         neighbours = tuple(neighbours)
         self.field = SimField(channels, settings, neighbours)
         self.clock = StepClock(per_reading=1)
@@ -79,6 +131,8 @@ class FirmwareRig:
         sleep = sleep_ms or (self.clock.sleep_ms if clock_ms is None else None)
         self.readers = [mfrc522.MFRC522(self.field.bus, pin, sleep) for pin in self.field.pins]
         self.buttons = [SimButton() for _ in range(buttons)]
+        self.pixels: SimPixels | None = SimPixels(channels, clock_ms or self.clock.ms) if leds else None
+        self.leds: Any = tcleds.Leds(self.pixels, channels, brightness) if self.pixels is not None else None
         self.firmware: Any = tcarray.ArrayFirmware(
             self.readers,
             write or self.lines.append,
@@ -86,6 +140,8 @@ class FirmwareRig:
             kinds=list(kinds) if kinds is not None else None,
             neighbours=neighbours,
             buttons=self.buttons,
+            leds=self.leds,
+            host_input=host_input,
             **options,
         )
 

@@ -10,6 +10,12 @@ down the pty. Cards are placed on and taken off readers; the firmware decides wh
         array.place(0, uid)            # waits until the firmware has read it (wait=False: do not)
         array.take(0, uid)             # waits until the firmware has reported it gone
         array.press(1)                 # button 1 pressed and let go (buttons=2 when made)
+        array.colour(0)                # what channel 0's LED shows now (leds=True when made)
+        array.wait_colour(0, lambda c: c[1] > 0)   # until it shows some green
+
+With ``leds=True`` the firmware reads what the host writes down the pty (its L frames) between
+polling rounds, as the Pico reads its USB serial input, and drives a recording LED chain
+(:class:`~hardware.sim.firmware.SimPixels`): :meth:`lit` is every write, with its time.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ from typing import Any
 
 from hardware.sim.array import SimulatedArray
 from hardware.sim.field import FieldSettings
-from hardware.sim.firmware import FirmwareRig
+from companion.core.lights import Colour
+from hardware.sim.firmware import FirmwareRig, Lit
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +49,7 @@ class FirmwareArray(SimulatedArray):
         link: str | Path | None = None,
         round_pause_s: float = ROUND_PAUSE_S,
         buttons: int = 0,
+        leds: bool = False,
         **options: Any,
     ) -> None:
         super().__init__(channels, link=link, heartbeat_s=None)
@@ -55,6 +63,8 @@ class FirmwareArray(SimulatedArray):
             clock_ms=lambda: self.ms,
             write=self._firmware_line,
             buttons=buttons,
+            leds=leds,
+            host_input=self.host_bytes if leds else None,
             **options,
         )
         self._running = threading.Event()
@@ -158,6 +168,25 @@ class FirmwareArray(SimulatedArray):
             self.rig.buttons[button].held = False
         if wait:
             self._wait(lambda: not firmware_button.down, timeout, f"the firmware to see button {button} let go")
+
+    # -- the lights -------------------------------------------------------------------------
+
+    def lit(self) -> list[Lit]:
+        """Every write of the LED chain so far, oldest first (needs ``leds=True``)."""
+        if self.rig.pixels is None:
+            raise RuntimeError("this simulated array has no LEDs (make it with leds=True)")
+        return self.rig.pixels.history()
+
+    def colour(self, channel: int) -> Colour:
+        """What the LED on ``channel`` shows now."""
+        if self.rig.pixels is None:
+            raise RuntimeError("this simulated array has no LEDs (make it with leds=True)")
+        return self.rig.pixels.colour(channel)
+
+    def wait_colour(self, channel: int, shown: Any, timeout: float = 10.0) -> Colour:
+        """Until the LED on ``channel`` shows a colour ``shown(colour)`` accepts; returns it."""
+        self._wait(lambda: shown(self.colour(channel)), timeout, f"the LED on channel {channel} to change")
+        return self.colour(channel)
 
     def _wait(self, done: Any, timeout: float, what: str) -> None:
         deadline = time.monotonic() + timeout

@@ -71,3 +71,13 @@ def test_a_zones_measured_depth_loads_and_a_bad_one_names_its_key() -> None:
         data["zones"][0]["depth"] = bad
         with pytest.raises(ConfigError, match=message):
             parse_config(data, Path("/tmp/table.toml"))
+
+
+def test_feedback_lights_default_off_and_a_bad_value_names_its_key() -> None:
+    assert parse_config(config([]), Path("/tmp/table.toml")).feedback.lights is False
+    assert parse_config(config([], feedback={"lights": True}), Path("/tmp/table.toml")).feedback.lights is True
+    for bad, message in (({"lights": "yes"}, r"feedback.lights: must be true or false, not 'yes'"),
+                         ({"lights": 1}, r"feedback.lights: must be true or false, not 1"),
+                         ({"volume": 3}, r"feedback.volume: unknown key")):
+        with pytest.raises(ConfigError, match=message):
+            parse_config(config([], feedback=bad), Path("/tmp/table.toml"))

@@ -35,6 +35,8 @@ def test_main_pins_do_not_clash_and_the_layout_is_valid(monkeypatch: Any) -> Non
     assert len(used) == len(set(used)), "a GPIO is used twice"
     assert all(0 <= pin <= 22 or 26 <= pin <= 28 for pin in used), "not a Pico GPIO"
     assert len(main.CS_PINS) == len(main.KINDS) == 16
+    assert main.LED_PIN not in used and main.LED_PIN not in main.BUTTON_PINS, "the LED data pin is wired to something else"
+    assert 0 < main.LED_BRIGHTNESS <= 0.25  # 16 LEDs at full white would draw ~1 A (docs/hardware.md, "Lights")
     # The firmware accepts the layout as main.py hands it over (two neighbouring piles are refused).
     tcarray.ArrayFirmware([object()] * 16, lambda line: None, lambda: 0, kinds=main.KINDS, neighbours=main.NEIGHBOURS)
     sys.modules.pop("main", None)

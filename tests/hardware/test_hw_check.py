@@ -92,3 +92,34 @@ def test_hw_check_timing_says_when_the_firmware_sends_none(tmp_path: Path, capsy
     finally:
         array.close()
     assert code == 1 and "no timing from the array" in capsys.readouterr().out
+
+
+def test_hw_check_lights_each_led_in_turn(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    array = FirmwareArray(3, link=tmp_path / "array", heartbeat_ms=200, leds=True)
+    array.plug()
+    try:
+        code = main(["hw", "check", "--port", array.port, "--seconds", "2.5"])
+        lit = array.lit()
+    finally:
+        array.close()
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "LEDs: 3 fitted; lit white in turn, 0.3 s each: channels 0 1 2 (all done)" in out
+    # Read back from the simulated array: each LED alone, in channel order, then all dark.
+    alone = []
+    for write in lit:
+        on = [c for c, colour in enumerate(write.colours) if colour != (0, 0, 0)]
+        if len(on) == 1 and (not alone or alone[-1] != on[0]):
+            alone.append(on[0])
+        assert len(on) <= 1, f"two LEDs lit at once: {write.colours}"
+    assert alone == [0, 1, 2] and lit[-1].colours == ((0, 0, 0),) * 3
+
+
+def test_hw_check_says_when_the_array_has_no_leds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    array = FirmwareArray(1, link=tmp_path / "array", heartbeat_ms=200)
+    array.plug()
+    try:
+        main(["hw", "check", "--port", array.port, "--seconds", "0.8"])
+    finally:
+        array.close()
+    assert "LEDs: the array did not say it drives any" in capsys.readouterr().out

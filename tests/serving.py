@@ -114,3 +114,24 @@ def served_game(path: Path, game: Game[Any], header: Header, threads: int = 8) -
         served.web.close()
         session.stop()
         game_log.close()
+
+
+ARRAY_ZONES = """
+[[zones]]
+name = "pile-1"
+kind = "pile"
+index = 1
+reader = "array:0"
+[[zones]]
+name = "hand-anna"
+kind = "hand_pad"
+player = "anna"
+reader = "array:1"
+[[zones]]
+name = "hand-ben"
+kind = "hand_pad"
+player = "ben"
+reader = "array:2"
+"""
+"""An Escape Master table config's zones for a three-reader array: the pile on channel 0, anna's and
+ben's hand pads on 1 and 2 (appended to a config with an ``[array]`` section)."""

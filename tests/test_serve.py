@@ -20,6 +20,7 @@ from companion.demo.rig import uid_of
 from companion.log.store import GameLog
 from companion.table.registry import TagRegistry
 from hardware.sim.array import SimulatedArray
+from tests.serving import ARRAY_ZONES
 
 pytestmark = pytest.mark.slow
 
@@ -38,21 +39,6 @@ port = 0
 registry = "tags.json"
 [array]
 port = "{port}"
-[[zones]]
-name = "pile-1"
-kind = "pile"
-index = 1
-reader = "array:0"
-[[zones]]
-name = "hand-anna"
-kind = "hand_pad"
-player = "anna"
-reader = "array:1"
-[[zones]]
-name = "hand-ben"
-kind = "hand_pad"
-player = "ben"
-reader = "array:2"
 """
 
 
@@ -106,7 +92,7 @@ def test_serve_reads_the_array_shows_faults_and_resumes(tmp_path: Path) -> None:
     array = SimulatedArray(3, link=tmp_path / "array-tty", heartbeat_s=0.5)
     array.plug()
     config = tmp_path / "table.toml"
-    config.write_text(CONFIG.format(port=tmp_path / "array-tty"), encoding="utf-8")
+    config.write_text((CONFIG + ARRAY_ZONES).format(port=tmp_path / "array-tty"), encoding="utf-8")
     proc, url, pin = _start(config)
     try:
         _until(lambda: _board(url)["health"].get("array", {}).get("status") == "ok", "the array link")

@@ -21,6 +21,7 @@ from companion.demo.rig import uid_of
 from companion.table.registry import TagRegistry
 from hardware.sim.firmware_array import FirmwareArray
 from tests.hardware.helpers import wait_until
+from tests.serving import ARRAY_ZONES
 
 pytestmark = pytest.mark.slow
 
@@ -42,21 +43,6 @@ registry = "tags.json"
 port = "{port}"
 [feedback]
 lights = {lights}
-[[zones]]
-name = "pile-1"
-kind = "pile"
-index = 1
-reader = "array:0"
-[[zones]]
-name = "hand-anna"
-kind = "hand_pad"
-player = "anna"
-reader = "array:1"
-[[zones]]
-name = "hand-ben"
-kind = "hand_pad"
-player = "ben"
-reader = "array:2"
 """
 
 PILE, ANNA, BEN = 0, 1, 2
@@ -97,7 +83,7 @@ def array(tmp_path: Path) -> Iterator[FirmwareArray]:
 
 def serve(tmp_path: Path, lights: bool) -> TableService:
     path = tmp_path / "table.toml"
-    path.write_text(CONFIG.format(port=tmp_path / "array-tty", lights="true" if lights else "false"), encoding="utf-8")
+    path.write_text((CONFIG + ARRAY_ZONES).format(port=tmp_path / "array-tty", lights="true" if lights else "false"), encoding="utf-8")
     return TableService(load_config(path), pin="12345678").start()
 
 

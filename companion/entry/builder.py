@@ -220,10 +220,11 @@ class Builder:
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         ok = bool(mine)
-        if not ok and self.viewer is None:
-            # The referee sees the whole table: the finished move is marked as the engine judges it,
-            # also where the game's candidates stand for a wider choice (each yeti's own coins set aside).
-            ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), None).ok
+        if (wild or not ok and self.viewer is None) and not self._unjudged(move_type):
+            # Marked as the engine judges the move itself where that tells the viewer nothing: a
+            # field never judged value by value (a plan's coins), and for the referee, who sees the
+            # whole table, where the game's candidates stand for a wider choice (each yeti's own coins).
+            ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=ok)
 
     def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
@@ -400,13 +401,29 @@ class Builder:
                 return ()
         out = []
         for form in picked:
+            mtype = self.game.codec.by_verb[form["do"]]
             fields = {k: v for k, v in form.items() if k not in ("do", "by")}
             try:
-                move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
+                move = self.notation(mtype, form.get("by"), fields)
             except DraftError:  # a face-down part still half named: not a move yet
                 continue
-            out.append(QuickMove(move, form, self.describe(form)))
+            label = self.describe(form)
+            wild = self._wild(mtype)
+            if wild:
+                # Its wild values are the draft's, not the candidate's the engine judged. A button is
+                # never a move the engine refuses: judged again where that tells the viewer nothing
+                # (a plan's own coins); where it would (a card taken face down), it says so.
+                if self._unjudged(mtype):
+                    label += " (the engine checks it when sent)"
+                elif not self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok:
+                    continue
+            out.append(QuickMove(move, form, label))
         return tuple(out)
+
+    def _unjudged(self, move_type: type[Move]) -> bool:
+        """Whether a move of this type names a value this viewer's page never has judged (a player's
+        face-down draw): judging it whole would tell where that card is."""
+        return self.viewer is not None and any(spec.pick.never_judged_for_players for _, spec in field_specs(move_type))
 
     def describe(self, move: Mapping[str, Any]) -> str:
         """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
@@ -418,10 +435,19 @@ class Builder:
                 continue
             labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
             if isinstance(value, list):
-                parts.append(" ".join(labels.get(repr(v), str(v)) for v in value))
+                parts.append(" ".join(labels.get(repr(v), _words(v)) for v in value))
             else:
-                parts.append(labels.get(repr(value), str(value)))
+                parts.append(labels.get(repr(value), _words(value)))
         return " · ".join(parts)
+
+
+def _words(value: Any) -> str:
+    """A value no choice labels, in words rather than data: a record's values, a list's items."""
+    if isinstance(value, dict):
+        return " ".join(_words(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_words(v) for v in value)
+    return str(value)
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:

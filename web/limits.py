@@ -2,8 +2,10 @@
 
 - Rates are token buckets: per client address for every request, tighter ones for state changes,
   for each player link, for the dispute view, and for offers built (per link and per address). The Pi's own loopback address has no per-address
-  limit (nobody on the Wi-Fi is loopback); the per-link ones and the stream total apply to it too. A refused request still spends a token, so a
-  client that keeps hammering stays refused (the bucket may run into debt) until it slows down.
+  limit (nobody on the Wi-Fi is loopback); the per-link ones and the stream total apply to it too. A refusal's
+  ``Retry-After`` is the truth (issue 22): a client that waits exactly that long gets through. A refused
+  request made sooner than it was told spends a token, so a client that keeps hammering stays refused
+  (the bucket may run into debt) until it slows down.
 - Sizes: a short URL, a small JSON body of limited depth, short strings, a small move. An
   oversized move is refused before it reaches the session, so it never becomes a log row.
 - Streams: ``/events`` takes a slot, per client and in all, and there are fewer slots than server
@@ -16,12 +18,13 @@ Every refusal is one short plain-text message that never repeats the input, and 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from flask import Flask, Response, current_app, request
 
@@ -82,30 +85,46 @@ KEYS_KEPT = 10_000
 
 
 class Buckets:
-    """Token buckets by key (an address, a player link), thread-safe and bounded in number."""
+    """Token buckets by key (an address, a player link), thread-safe and bounded in number.
+
+    ``Retry-After`` is the truth: a refusal says when a request will be allowed, and a client that
+    comes back then is. Only a request made before the time its key was last told is charged a
+    token while refused (down to one burst of debt), so a client that hammers on stays refused and
+    one that waits as told is never set back by its own earlier refusals."""
 
     def __init__(self, rate: Rate, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.clock = clock
-        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
         self._lock = threading.Lock()
 
     def spend(self, key: str) -> float:
-        """Spend a token for ``key``: 0 if allowed, else the seconds until a request would be.
-
-        A refused request spends a token too (down to one burst of debt)."""
+        """Spend a token for ``key``: 0 if allowed, else the seconds until a request would be."""
         now = self.clock()
+        rate = self.rate
         with self._lock:
-            tokens, then = self._buckets.pop(key, (self.rate.burst, now))
-            tokens = min(self.rate.burst, tokens + (now - then) * self.rate.per_s)
-            tokens = max(-self.rate.burst, tokens - 1)
-            self._buckets[key] = (tokens, now)
+            tokens, then, told = self._buckets.pop(key, (rate.burst, now, now))
+            tokens = min(rate.burst, tokens + (now - then) * rate.per_s)
+            if tokens >= 1:
+                self._buckets[key] = _Bucket(tokens - 1, now, now)
+                wait = 0.0
+            else:
+                if now < told:  # back before the time it was told: hammering, which costs
+                    tokens = max(-rate.burst, tokens - 1)
+                # Truthful: a request made this many seconds later finds a whole token (and is allowed).
+                wait = (1 - tokens) / rate.per_s
+                self._buckets[key] = _Bucket(tokens, now, now + wait)
             while len(self._buckets) > KEYS_KEPT:
                 self._buckets.popitem(last=False)
-        if tokens >= 0:
-            return 0.0
-        # Truthful: a request made this many seconds later finds a whole token (and is allowed).
-        return (1 - tokens) / self.rate.per_s
+        return wait
+
+
+class _Bucket(NamedTuple):
+    tokens: float
+    then: float
+    """When ``tokens`` was counted."""
+    told: float
+    """The time a refusal last told the key to come back at (``then`` when none stands)."""
 
 
 class StreamSlots:
@@ -171,7 +190,7 @@ def refuse(what: str, status: int, message: str, retry_after: float | None = Non
     limits(current_app).count(what)
     response = Response(message + "\n", status=status, mimetype="text/plain")
     if retry_after is not None:
-        response.headers["Retry-After"] = str(max(1, int(retry_after + 0.999)))
+        response.headers["Retry-After"] = str(max(1, math.ceil(retry_after)))  # never sooner than true
     return response
 
 

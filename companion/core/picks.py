@@ -28,6 +28,9 @@ class Pick:
     """A list of these holds each value at most once (the cards of one hand, the players named)."""
     of_players: bool = False
     """The values are the players at the table: offered as such when the game lists none itself."""
+    own_to_each_player: bool = False
+    """Each player has their own values of this kind (a yeti's coins), not one set shared out (a deal's
+    cards): in a mapping of players to values, what one player's part names is still the next's to name."""
 
     HAND_CARD: ClassVar[Pick]
     UNSEEN_CARD: ClassVar[Pick]
@@ -71,6 +74,10 @@ class FieldSpec:
     per_player: bool = False
     """A mapping from each player to a list of ``least``..``most`` values (a deal, a count of hands):
     built a player at a time, that player's values one tap each."""
+    full_at_most: bool = False
+    """``most`` bounds what the notation can write (a plan of four coins is no plan at all), so the
+    list is complete once it holds ``most`` values. Otherwise ``most`` is what the rules allow: a list
+    is complete only when the person says so, and may be entered longer on purpose."""
 
     @classmethod
     def one(cls, pick: Pick, optional: bool = False) -> "FieldSpec":

@@ -31,6 +31,7 @@ from companion.core.codec import converter
 from companion.entry.draft import Draft, DraftError
 from companion.entry.forms import (
     agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
+    written_length,
 )
 from companion.entry.spare import QUICK_LIMIT, Spare
 from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
@@ -177,7 +178,7 @@ class Builder:
         if unknown:
             raise DraftError(f"{draft.verb} has no field {unknown[0]!r}")
         wild = self._wild(move_type)
-        done = {name: self._complete(name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
+        done = {name: self._complete(move_type, name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
         # A wide verb's moves come narrowed by the fields so far; a field never judged here never narrows.
         judged = {k: v for k, v in draft.fields.items() if k not in wild}
         narrowed = self._narrowed(by, draft.verb, judged)
@@ -218,7 +219,13 @@ class Builder:
         if next_step is not None:
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
-        return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=bool(mine))
+        ok = bool(mine)
+        if (wild or not ok and self.viewer is None) and not self._unjudged(move_type):
+            # Marked as the engine judges the move itself where that tells the viewer nothing: a
+            # field never judged value by value (a plan's coins), and for the referee, who sees the
+            # whole table, where the game's candidates stand for a wider choice (each yeti's own coins).
+            ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok
+        return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=ok)
 
     def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
         """What of the verb being built needs judging for the next field (:class:`Spare`); None where
@@ -256,7 +263,16 @@ class Builder:
             raise DraftError(f"{move_type.verb}: {exc}") from exc
         return self.game.codec.to_json(move)
 
-    def _complete(self, name: str, spec: FieldSpec, value: Any, draft: Draft) -> bool:
+    @staticmethod
+    def _written(move_type: type[Move], name: str, spec: FieldSpec) -> tuple[int, int | None]:
+        """The lengths of a list the notation can write (the rules' ``least``..``most`` aside): all
+        of them but where its type fixes the count, or where ``most`` is the notation's bound."""
+        fixed = written_length(move_type, name)
+        if fixed is not None:
+            return fixed, fixed
+        return 0, spec.most if spec.full_at_most else None
+
+    def _complete(self, type_of: type[Move], name: str, spec: FieldSpec, value: Any, draft: Draft) -> bool:
         if value is _MISSING:
             return False
         if value is None:
@@ -268,7 +284,11 @@ class Builder:
         if spec.many:
             if not isinstance(value, list):
                 raise DraftError(f"{name} must be a list")
-            return len(value) >= spec.most or name in draft.closed
+            # Only the person closes a list, one of any length, even past what the rules allow (an
+            # illegal move on purpose is recorded as built, never cut to a legal one), unless the
+            # notation itself can hold no more.
+            most = self._written(type_of, name, spec)[1]
+            return name in draft.closed or most is not None and len(value) >= most
         return True
 
     def _next(
@@ -279,7 +299,8 @@ class Builder:
             return self._next_per_player(by, move_type, name, spec, value, mine, draft)
         partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
         domain = self.choices(by, spec, move_type, name, draft.every)
-        if spec.many and (not spec.ordered or spec.pick.once_in_a_list):
+        if spec.many and not draft.every and (not spec.ordered or spec.pick.once_in_a_list):
+            # A value tapped already is offered again only with every value shown (a repeat on purpose).
             taken = Counter(map(repr, partial))
             domain = [c for c in domain if not taken[repr(c.value)]]
         ahead = None if name in wild else next_values(spec, name, partial, mine)
@@ -297,7 +318,12 @@ class Builder:
                 if key not in offered and have is not None:
                     offered.add(key)
                     choices.append(Offered(Choice(have, str(have)), True))
-        finishing = bool(spec.many and len(partial) >= spec.least or spec.optional and not partial)
+        # A list may be finished at any length the notation can write; whether that is legal is the
+        # engine's to say.
+        least, most = self._written(move_type, name, spec)
+        finishing = bool(
+            spec.many and least <= len(partial) <= (len(partial) if most is None else most) or spec.optional and not partial
+        )
         return NextStep(
             field=name,
             pick=spec.pick.value,
@@ -331,27 +357,31 @@ class Builder:
                             finish_legal=any(matches(spec, m.get(name), mapping, exact=True) for m in mine),
                             hidden_choices=0, part=part)
         partial = list(mapping[open_key])
-        taken = {repr(v) for values in mapping.values() for v in values}
+        # Each player's part is drawn from that player's own domain; a value named in another's part
+        # is taken for this one too only where the players share one set of things (a deal's cards),
+        # not where each has their own (a yeti's coins).
+        parts = [partial] if spec.pick.own_to_each_player else list(mapping.values())
+        taken = set() if draft.every else {repr(v) for values in parts for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
         choices = tuple(
             Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
             for choice in domain
         )
-        offered = {repr(c.choice.value) for c in choices} | taken
+        offered = {repr(c.choice.value) for c in choices}
         hidden = 0 if draft.every else sum(
             1 for c in self.choices(open_key, spec, move_type, name, True) if repr(c.value) not in offered
         )
         return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
-                        can_finish=spec.least <= len(partial) <= spec.most,
+                        can_finish=True,
                         finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
                         hidden_choices=hidden, part=part)
 
     def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
-        """How many more values "show every value" would offer (an illegal move on purpose)."""
-        taken = {repr(v) for v in partial} if spec.many else set()
+        """How many more values "show every value" would offer (an illegal move on purpose), a value
+        tapped already in the list among them (a repeat)."""
         every = self.choices(by, spec, move_type, name, True)
-        return sum(1 for c in every if repr(c.value) not in offered and repr(c.value) not in taken)
+        return sum(1 for c in every if repr(c.value) not in offered)
 
     def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> tuple[QuickMove, ...]:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
@@ -371,13 +401,29 @@ class Builder:
                 return ()
         out = []
         for form in picked:
+            mtype = self.game.codec.by_verb[form["do"]]
             fields = {k: v for k, v in form.items() if k not in ("do", "by")}
             try:
-                move = self.notation(self.game.codec.by_verb[form["do"]], form.get("by"), fields)
+                move = self.notation(mtype, form.get("by"), fields)
             except DraftError:  # a face-down part still half named: not a move yet
                 continue
-            out.append(QuickMove(move, form, self.describe(form)))
+            label = self.describe(form)
+            wild = self._wild(mtype)
+            if wild:
+                # Its wild values are the draft's, not the candidate's the engine judged. A button is
+                # never a move the engine refuses: judged again where that tells the viewer nothing
+                # (a plan's own coins); where it would (a card taken face down), it says so.
+                if self._unjudged(mtype):
+                    label += " (the engine checks it when sent)"
+                elif not self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok:
+                    continue
+            out.append(QuickMove(move, form, label))
         return tuple(out)
+
+    def _unjudged(self, move_type: type[Move]) -> bool:
+        """Whether a move of this type names a value this viewer's page never has judged (a player's
+        face-down draw): judging it whole would tell where that card is."""
+        return self.viewer is not None and any(spec.pick.never_judged_for_players for _, spec in field_specs(move_type))
 
     def describe(self, move: Mapping[str, Any]) -> str:
         """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
@@ -389,10 +435,19 @@ class Builder:
                 continue
             labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
             if isinstance(value, list):
-                parts.append(" ".join(labels.get(repr(v), str(v)) for v in value))
+                parts.append(" ".join(labels.get(repr(v), _words(v)) for v in value))
             else:
-                parts.append(labels.get(repr(value), str(value)))
+                parts.append(labels.get(repr(value), _words(value)))
         return " · ".join(parts)
+
+
+def _words(value: Any) -> str:
+    """A value no choice labels, in words rather than data: a record's values, a list's items."""
+    if isinstance(value, dict):
+        return " ".join(_words(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_words(v) for v in value)
+    return str(value)
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:

@@ -39,7 +39,7 @@ class Draft:
     verb: str | None = None
     fields: Mapping[str, JsonValue] = field(default_factory=dict)
     closed: frozenset[str] = frozenset()
-    """List fields the person said are complete (a list also closes when it reaches its most)."""
+    """List fields the person said are complete (only the person closes a list: it may be any length)."""
     every: bool = False
     """Offer every value of each domain, not only those on the way to a legal move."""
     focus: str | None = None

@@ -159,6 +159,18 @@ def mentions(move: Mapping[str, Any], card: str) -> bool:
     return False
 
 
+def written_length(move_type: type[Move], name: str) -> int | None:
+    """How many values a list field's notation holds when that is fixed (a ``tuple[str, str]`` holds
+    two, and a move with another count cannot even be written), else None."""
+    tp = hints(move_type)[name]
+    while get_origin(tp) in (Union, types.UnionType):
+        tp = next(a for a in get_args(tp) if a is not type(None))
+    if get_origin(tp) is not tuple:
+        return None
+    args = get_args(tp)
+    return None if Ellipsis in args else len(args)
+
+
 def base_type(move_type: type[Move], name: str) -> Any:
     """A field's value type under its Optional and list wrappers."""
     tp = hints(move_type)[name]

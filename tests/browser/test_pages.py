@@ -74,3 +74,18 @@ def test_a_disputed_row_shows_both_timestamps_and_the_states(served: Served, pag
     assert "08:00:50.000" in text and "08:00:50.004" in text  # both plays, to the millisecond
     assert "Players take turns." in text, text
     assert "illegal" in text
+
+
+def test_a_move_reads_in_words_not_data(served: Served, page: Any) -> None:
+    """Issue 22 (LOW): the latest moves, the log and the take-back preview spell a move's lists and
+    records as words ("cards 6H, 6S"), never as JSON (``cards ["6H","6S"]``)."""
+    served.session.process(move({"by": "anna", "do": "take", "n": 1}))
+    page.goto(f"http://127.0.0.1:{served.port}/log")
+    page.wait_for_selector("li[data-seq='2']")
+    text = page.evaluate("""() => [
+        TC.moveText({do: "discard", by: "anna", cards: ["6H", "6S"]}),
+        TC.moveText({do: "end_round", heal: [], set_aside: {dev: ["5", "blank"]}}),
+        TC.moveText({do: "out", by: "ben", discard: null}),
+    ]""")
+    assert text == ["discard · cards 6H, 6S", "end_round · heal none · set_aside dev 5, blank", "out · discard none"]
+    assert "[" not in page.inner_text("li[data-seq='2']") and "{" not in page.inner_text("li[data-seq='2']")

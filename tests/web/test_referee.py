@@ -129,3 +129,13 @@ def test_dispute_detail_has_states_rules_and_competing_plays(served: Served) -> 
     assert [c["seq"] for c in detail["competing"]] == [2]
     assert "before_full" not in detail
     assert Browser(served.port).get("/api/log/99").status == 404
+
+
+def test_the_login_page_does_not_say_offline(served: Served) -> None:
+    """Issue 22 (LOW): the PIN page has no live stream, so it shows no live badge stuck on "offline"."""
+    status, _, body = served.get("/referee/login")
+    page = body.decode()
+    assert status == 200 and 'name="pin"' in page
+    assert 'id="live"' not in page and "offline" not in page
+    status, _, body = served.get("/")
+    assert status == 200 and 'id="live"' in body.decode()  # pages that stream still have it

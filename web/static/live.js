@@ -63,12 +63,24 @@ TC.actor = function (row) {
   return typeof by === "string" ? by : "table";
 };
 
+// A move's value in words, never data: a list's items ("cards 6H, 6S", not ["6H","6S"]), a record's
+// parts by name, an empty one as "none".
+TC.words = function (value) {
+  if (value === null || value === undefined) return "none";
+  if (Array.isArray(value)) return value.length ? value.map(TC.words).join(", ") : "none";
+  if (typeof value === "object") {
+    const parts = Object.entries(value).map(([k, v]) => k + " " + TC.words(v));
+    return parts.length ? parts.join(", ") : "none";
+  }
+  return String(value);
+};
+
 TC.moveText = function (move) {
   if (!move) return "";
   const parts = [move.do];
   for (const [key, value] of Object.entries(move)) {
     if (key === "do" || key === "t" || (key === "by" && typeof value === "string")) continue;
-    parts.push(key + " " + (typeof value === "object" ? JSON.stringify(value) : value));
+    parts.push(key + " " + TC.words(value));
   }
   return parts.join(" · ");
 };

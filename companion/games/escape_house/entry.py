@@ -228,9 +228,9 @@ def discard_draws(state: State, by: str, given: Mapping[str, Any]) -> Narrowed:
 
 def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
     """The values of a field drawn from ``pick`` as ``viewer`` knows the table (None: the referee)."""
-    if pick is Pick.HAND_CARD and every:
-        return _cards(state, state.cards.ids(*HAND_KINDS))
-    if pick in (Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
+    if pick in (Pick.HAND_CARD, Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
+        # Every value means any card of the game: a puzzle or a penalty card put down on purpose is
+        # recorded as such (and refused by the engine).
         return _cards(state, state.cards.cards)
     if pick is Pick.HAND_CARD:
         holder = by if viewer is None else viewer

@@ -8,13 +8,13 @@ decides the finished plan. Rolls, orders, heals and set-aside coins are small: o
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import permutations
+from itertools import combinations, permutations
 
 from companion.core import Move
 from companion.core.picks import Choice, Pick
 from . import dice
 from .picks import COIN, PLANNED_COIN
-from .rounds import forced_home, heal_barred, plans_needed, roll_waiting
+from .rounds import coins_to_set_aside, forced_home, heal_barred, plans_needed, roll_waiting
 from .moves import COINS, DIE_FACES, MAX_PLAN, EndRound, Heal, Order, Plan, PlanCoin, Roll, SetAside
 from .state import EverestState, OrderChoice, Phase
 
@@ -43,7 +43,11 @@ def candidates(state: EverestState, by: str | None) -> Iterator[Move]:
     if state.phase is Phase.ROUND_END:
         if not heal_barred(state, seat) and not forced_home(state, seat) and seat not in state.heal_chosen:
             yield Heal(by=by)
-        yield SetAside(by=by, coins=())
+        # Each way to name the coins the round's damage sets aside (EV-DAMAGE; none when unhurt), so
+        # that the coins step offers the yeti's own coins rather than nothing.
+        usable = [c for c in COINS if c not in state.aside_known[seat]]
+        for coins in combinations(usable, min(coins_to_set_aside(state, seat, False), len(usable))):
+            yield SetAside(by=by, coins=coins)
         return
     need = state.need
     if isinstance(need, OrderChoice):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from companion.core.picks import Pick
 
-COIN = Pick("coin", "A coin of the player's set.")
+COIN = Pick("coin", "A coin of the player's set.", own_to_each_player=True)
 PLANNED_COIN = Pick("planned_coin", "A coin laid in a plan: which coin, face up or down, and its direction.")
 
 PICKS: tuple[Pick, ...] = (COIN, PLANNED_COIN)

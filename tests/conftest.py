@@ -33,6 +33,19 @@ class StepClock:
         return next(self._ticks) / 1000
 
 
+class TableClock:
+    """The session's clock, moved by the test: table time and monotonic time alike (``t``)."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def wall(self) -> float:
+        return self.t
+
+    def mono(self) -> float:
+        return self.t
+
+
 TOY_HEADER = Header("toy", ("anna", "ben"), {"pile": 7}, {})
 
 

@@ -13,21 +13,10 @@ from companion.log.store import GameLog
 from companion.referee.pending import PendingWatch, pending_note
 from companion.referee.session import PENDING_SOURCE, Session
 from tests.games.test_escape_master_support import A, B, header
+from tests.conftest import TableClock
 
 HANDS = {A: ["start-1", "teen-3", "teen-5", "joe-9"], B: ["start-2", "robot-8", "mouse-2"]}
 
-
-class TableClock:
-    """The session's clock, moved by the test (table time and monotonic time alike)."""
-
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def wall(self) -> float:
-        return self.t
-
-    def mono(self) -> float:
-        return self.t
 
 
 def entry(t: float, by: str | None, do: str, **fields: object) -> Observation:

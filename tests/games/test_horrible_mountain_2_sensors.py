@@ -23,6 +23,7 @@ from companion.referee.pending import PendingWatch
 from companion.referee.session import Session
 from companion.table.model import TableModel
 from tests.games.test_horrible_mountain_2_support import ADAM, EVE, SETUP, header, mv, play, start
+from tests.conftest import TableClock
 
 
 
@@ -44,22 +45,12 @@ class Registry:
         return next((c for c in GAME.deck() if uid(c) == tag), None)
 
 
-class Clock:
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def wall(self) -> float:
-        return self.t
-
-    def mono(self) -> float:
-        return self.t
-
 
 class Table:
     """The plan's layout under a table model; each observation it makes is judged by the session at once."""
 
     def __init__(self, tmp_path: Path, head: Header | None = None, **setup: Any) -> None:
-        self.clock = Clock(100.0)
+        self.clock = TableClock(100.0)
         self.head = head or header(None, **setup)
         self.zones: dict[str, Zone] = {z.name: z for z in PLAN.layout(self.head.players)}
         self.seen: list[Observation] = []

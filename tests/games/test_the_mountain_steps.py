@@ -31,6 +31,7 @@ from companion.referee.session import PENDING_SOURCE, Session
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from companion.contract.sensors import Put, SensorPlan, Take, Tap
+from tests.conftest import TableClock
 
 assert SPEC.sensors is not None
 PLAN: SensorPlan = SPEC.sensors
@@ -41,18 +42,6 @@ FULL_HAND = ("5C", "AD", "AH", "10S", "7H")
 HEAL = Act(by="solo", cards=("AH", "7H"), targets=("6-3", "6-6"))
 """Hearts on the example deal: the 6H at 6-3 and the 9D at 6-6 go under the health pile."""
 
-
-class TableClock:
-    """The session's clock, moved by the test."""
-
-    def __init__(self, t: float) -> None:
-        self.t = t
-
-    def wall(self) -> float:
-        return self.t
-
-    def mono(self) -> float:
-        return self.t
 
 
 class Table:

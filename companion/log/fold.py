@@ -146,6 +146,9 @@ class Folded:
     pending: Mapping[str, float] = field(default_factory=dict)
     """Zones whose alert stands for a move left unfinished (``Game.pending``), and since when that
     move is pending: the alert goes once the game no longer has that pending move."""
+    camera_alerts: frozenset[str] = frozenset()
+    """Zones whose standing alert a camera view raised: a later view of the zone that the game reads as
+    agreeing with the state clears it (a view is the whole zone; a reader's event is not)."""
 
     @classmethod
     def start(cls, game: Game[Any], header: Header) -> "Folded":
@@ -157,7 +160,8 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
 
     An undo takes back the move on top; a move is judged (a correction on the state before the
     move on top, which it replaces when legal) and, if legal, goes in force; an alert stands for
-    its zone until a move is read at that zone (or the camera's view of it agrees with the state again), and the referee's alert for a move left unfinished
+    its zone until a move is read at that zone (a camera's alert also until the camera's view of it agrees
+    with the state again), and the referee's alert for a move left unfinished
     until the game no longer has that move pending. Raises what the engine raises (the session
     makes that an error row); ``folded`` is never changed.
     """
@@ -167,6 +171,7 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
     )
     state, history, judged, alerts = folded.state, folded.history, folded.judged, folded.alerts
     pending = folded.pending
+    camera_alerts = folded.camera_alerts
     before = state
     verdict: Verdict | None = None
     if row.error:
@@ -193,6 +198,7 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
     if row.alert is not None:
         alerts = {**alerts, row.alert.zone: row.alert}
         alerts_n += 1
+        camera_alerts = camera_alerts | {row.alert.zone} if row.kind == _VISION else camera_alerts - {row.alert.zone}
         if row.pending is not None:
             pending = {**pending, row.alert.zone: row.pending}
         elif row.alert.zone in pending:
@@ -200,13 +206,17 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
     elif row.move is not None and row.zone is not None and row.kind not in _TAKE_BACKS and row.zone in alerts:
         alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
         pending = {zone: since for zone, since in pending.items() if zone != row.zone}
-    elif row.kind == _VISION and not row.error and row.zone in alerts and row.zone not in pending:
+    elif (row.kind == _VISION and not row.error and row.move is None and row.zone in camera_alerts
+          and row.zone in alerts and row.zone not in pending):
         # A settled camera view is the whole zone: one the game reads as agreeing with the state (no
-        # move, no alert) means the table was put right (a pawn set back where its plan put it).
+        # move, no alert) after the camera's own alert there means the table was put right (a pawn
+        # set back where its plan put it).
         alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
+        camera_alerts = camera_alerts - {row.zone}
     if pending and state is not before:
         alerts, pending = _finished(game, state, alerts, pending)
-    return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict, pending)
+    return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict, pending,
+                  camera_alerts)
 
 
 def _finished(

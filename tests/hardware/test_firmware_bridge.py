@@ -111,9 +111,10 @@ def test_a_restarted_service_shows_the_cards_already_there_and_judges_no_stale_f
         opened_ms = array.ms
         array.hold_output(False)
         wait_until(lambda: second.table.present("pile-1") == tuple(CARDS[:3] + CARDS[4:5]), what="the pile rebuilt")
-        # Rebuilt from a listing the array sent within two heartbeats of the opening (its own clock).
+        # Rebuilt from a listing the array sent after the opening (its own clock), a few heartbeats
+        # later at most (a loaded machine delays the simulated array's heartbeats).
         assert second.bridge.rebuilt_from_ms is not None
-        assert opened_ms < second.bridge.rebuilt_from_ms <= opened_ms + 2 * HEARTBEAT_MS
+        assert opened_ms < second.bridge.rebuilt_from_ms <= opened_ms + 10 * HEARTBEAT_MS
         assert second.table.present("hand-anna") == ()
         assert second.observations == []  # nothing that happened before the restart is judged again
         assert second.bridge.stale == 2  # the arrival and the departure, held in the device: not judged

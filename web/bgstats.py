@@ -29,8 +29,11 @@ class PlayLinks:
         key = (session.instance, session.log.last_seq)
         with self.lock:
             if key != self.key:
-                times = play_times(session.log.rows())
-                play = None if times is None else play_record(session.game, session.header, session.state, times)
+                state = session.state
+                # Not over: no play, and no reading of the whole log for one (a page may ask every row).
+                over = session.game.outcome(state) is not None
+                times = play_times(session.log.rows()) if over else None
+                play = None if times is None else play_record(session.game, session.header, state, times)
                 self.key, self.answer = key, None if play is None else {"play": play, "link": create_play_link(play)}
             return self.answer
 

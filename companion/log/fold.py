@@ -212,9 +212,9 @@ def step(game: Game[Any], folded: Folded, row: FoldRow) -> Folded:
         # move, no alert) after the camera's own alert there means the table was put right (a pawn
         # set back where its plan put it).
         alerts = {zone: a for zone, a in alerts.items() if zone != row.zone}
-        camera_alerts = camera_alerts - {row.zone}
     if pending and state is not before:
         alerts, pending = _finished(game, state, alerts, pending)
+    camera_alerts = camera_alerts & alerts.keys()  # only alerts that still stand
     return Folded(state, history, alerts, judged, Counts(observations, illegal, alerts_n, errors, mismatches), verdict, pending,
                   camera_alerts)
 

@@ -8,7 +8,7 @@ TEST_JOBS ?= auto
 
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: demo test typecheck bench venv clean browser broker mpy pi decks
+.PHONY: demo test typecheck bench venv clean browser broker audio mpy pi decks
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -63,8 +63,20 @@ broker:
 	  fi; \
 	fi
 
+# Spoken rulings and tones (issue 25) come from Debian's espeak-ng (the voice, offline) and sox (the
+# tones, and the tests' `sox F -n stat`); alsa-utils' aplay plays them. As root this installs them.
+audio:
+	@if ! command -v espeak-ng >/dev/null || ! command -v sox >/dev/null || ! command -v aplay >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing Debian's espeak-ng, sox and alsa-utils for the spoken rulings"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq espeak-ng sox alsa-utils >/dev/null; \
+	  else \
+	    echo "espeak-ng or sox is missing: run 'sudo apt-get install espeak-ng sox alsa-utils' (the voice tests skip without them)"; \
+	  fi; \
+	fi
+
 # The tests run on every core (pytest-xdist; TEST_JOBS=1 runs them in one process, in order).
-test: $(STAMP) browser broker mpy
+test: $(STAMP) browser broker audio mpy
 	$(VENV)/bin/mypy
 	$(PY) -m pytest -n $(TEST_JOBS) $(PYTEST_ARGS)
 
@@ -77,7 +89,7 @@ pi:
 	@if [ "$$(id -u)" != 0 ]; then echo "make pi installs system files: run it as root (sudo make pi)"; exit 2; fi
 	@if [ "$$(pwd)" != /opt/table-companion ]; then echo "note: the unit runs /opt/table-companion/.venv; this checkout is $$(pwd)"; fi
 	apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-picamera2 libusb-1.0-0 >/dev/null
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv python3-picamera2 libusb-1.0-0 espeak-ng sox alsa-utils >/dev/null
 	$(PYTHON) -m venv --system-site-packages $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	constraints=$$($(PYTHON) hardware/pi_constraints.py) && echo "pip constraints: $$constraints" && $(PY) -m pip install --quiet -c $$constraints -e .
@@ -85,7 +97,7 @@ pi:
 	install -m 644 hardware/99-table-companion.rules /etc/udev/rules.d/99-table-companion.rules
 	udevadm control --reload && udevadm trigger
 	id -u companion >/dev/null 2>&1 || useradd --system --home-dir /var/lib/table-companion --shell /usr/sbin/nologin companion
-	usermod -aG dialout,plugdev,video companion
+	usermod -aG dialout,plugdev,video,audio companion
 	mkdir -p /etc/table-companion
 	[ -e /etc/table-companion/table.toml ] || $(VENV)/bin/companion init /etc/table-companion/table.toml
 	chown companion:companion /etc/table-companion/table.toml   # init writes 0600: the service's user must read it

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.core import Header, Zone, ZoneKind
+from companion.app.feedback_config import FeedbackConfig, parse_feedback
 from companion.app.secret_files import read_secret
 from companion.core.errors import CompanionError, ConfigError
 from companion.contract.game import Game
@@ -69,15 +70,6 @@ class CameraConfig:
     settings: Mapping[str, Any] = field(default_factory=dict)
     """The rest of ``[camera]``: vision settings (``settle_s``, marker layout, colour ranges; docs/vision.md),
     checked by ``vision.settings.VisionSettings.from_mapping``."""
-
-
-@dataclass(frozen=True)
-class FeedbackConfig:
-    """``[feedback]``: how the referee is seen at the table (issue 25)."""
-
-    lights: bool = False
-    """An LED at each zone whose reader is on a reader array (firmware tc-array-2.3, docs/hardware.md
-    "Lights"); off: no light frames are sent, and the service says so once."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +147,12 @@ registry = "tags.json"
 # [feedback]
 # lights = true        # an LED at each zone read by an array (firmware tc-array-2.3; docs/hardware.md,
 #                      # "Lights"): green blink legal, red held illegal, amber alert, blue pulse "your turn"
+# tones = true         # a short tone per kind of verdict from the Pi's audio out (docs/hardware.md, "Sound")
+# speech = true        # spoken rulings (espeak-ng), from what anyone may see: a hidden card is never named
+# quiet = false        # start quiet: nothing is played until the referee's console turns it off
+# volume = 80          # 0-100
+# language = "en"      # an espeak-ng voice (espeak-ng --voices)
+# audio_device = "default"   # or an ALSA device, such as "plughw:1,0" for a USB sound card
 
 # [camera]             # the overhead camera (docs/vision.md)
 # source = "usb:0"     # usb:N, usb:/dev/videoN, picamera2, file:PATH
@@ -327,16 +325,8 @@ def parse_config(data: Mapping[str, Any], path: Path) -> TableConfig:
         camera=camera,
         broker=_parse_broker(_section(data, "broker"), base),
         pending_timeout_s=_parse_referee(_section(data, "referee") or {}),
-        feedback=_parse_feedback(_section(data, "feedback") or {}),
+        feedback=parse_feedback(_section(data, "feedback") or {}),
     )
-
-
-def _parse_feedback(feedback_t: Mapping[str, Any]) -> FeedbackConfig:
-    _check_unknown(feedback_t, "feedback", {"lights"})
-    lights = feedback_t.get("lights", False)
-    if not isinstance(lights, bool):
-        raise ConfigError(f"feedback.lights: must be true or false, not {lights!r}")
-    return FeedbackConfig(lights=lights)
 
 
 def _parse_referee(referee_t: Mapping[str, Any]) -> float:

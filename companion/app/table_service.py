@@ -66,6 +66,7 @@ class TableService:
         self.web: WebServer | None = None
         self.publisher: Any = None
         self.lights: Any = None  # companion.app.lights.TableLights, for a table with [feedback] lights
+        self.audio: Any = None  # companion.app.voice.TableAudio, for a table with [feedback] tones or speech
         self.pending = PendingWatch(lambda: self.session, config.pending_timeout_s)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -81,6 +82,7 @@ class TableService:
             )
             self.hardware.start()
         self._start_lights()
+        self._start_audio()
         if self.config.camera is not None:
             self._start_camera()
         if self.config.broker is not None:
@@ -107,6 +109,17 @@ class TableService:
         self.lights = lit
         lit.attach(self.session)
         log.info("lights: at %s", ", ".join(lit.zones))
+
+    def _start_audio(self) -> None:
+        """Tones and spoken rulings at the Pi's audio out, if the config asks; else said once."""
+        feedback = self.config.feedback
+        if not feedback.audio:
+            log.info("audio: off ([feedback] tones and speech = false): the referee's rulings are not heard")
+            return
+        from companion.app.voice import TableAudio
+
+        self.audio = TableAudio.from_config(feedback, on_health=self._report_health)
+        self.audio.attach(self.session)
 
     def live_links(self) -> dict[str, str]:
         """Each seated player's page path (``p/<name>/<token>``): the links that open something now."""
@@ -156,6 +169,8 @@ class TableService:
             self.session, self.game = session, game
             if self.lights is not None:
                 self.lights.attach(session)  # the new game's lights; the last game's go dark
+            if self.audio is not None:
+                self.audio.attach(session)  # nothing of the last game is still said
             if self.config.broker is not None:
                 from companion.venue.publish import TablePublisher
 
@@ -214,6 +229,8 @@ class TableService:
             self.web.close()
         if self.lights is not None:
             self.lights.detach()
+        if self.audio is not None:
+            self.audio.stop()
         if self.hardware is not None:
             self.hardware.stop()
         for thread in self._threads:

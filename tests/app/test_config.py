@@ -78,6 +78,26 @@ def test_feedback_lights_default_off_and_a_bad_value_names_its_key() -> None:
     assert parse_config(config([], feedback={"lights": True}), Path("/tmp/table.toml")).feedback.lights is True
     for bad, message in (({"lights": "yes"}, r"feedback.lights: must be true or false, not 'yes'"),
                          ({"lights": 1}, r"feedback.lights: must be true or false, not 1"),
-                         ({"volume": 3}, r"feedback.volume: unknown key")):
+                         ({"brightness": 3}, r"feedback.brightness: unknown key")):
+        with pytest.raises(ConfigError, match=message):
+            parse_config(config([], feedback=bad), Path("/tmp/table.toml"))
+
+
+def test_feedback_sound_keys_their_defaults_and_one_message_per_bad_value() -> None:
+    quiet = parse_config(config([]), Path("/tmp/table.toml")).feedback
+    assert (quiet.tones, quiet.speech, quiet.quiet, quiet.volume, quiet.language, quiet.audio_device, quiet.audio) == (
+        False, False, False, 80, "en", "default", False)
+    heard = parse_config(config([], feedback={"tones": True, "speech": True, "quiet": True, "volume": 35, "language": "en-us",
+                                               "audio_device": "plughw:1,0"}), Path("/tmp/table.toml")).feedback
+    assert (heard.tones, heard.speech, heard.quiet, heard.volume, heard.language, heard.audio_device, heard.audio) == (
+        True, True, True, 35, "en-us", "plughw:1,0", True)
+    for bad, message in (({"tones": "on"}, r"^feedback.tones: must be true or false, not 'on'$"),
+                         ({"speech": 1}, r"^feedback.speech: must be true or false, not 1$"),
+                         ({"volume": 101}, r"^feedback.volume: must be a whole number from 0 to 100, not 101$"),
+                         ({"volume": 0.5}, r"^feedback.volume: must be a whole number from 0 to 100, not 0.5$"),
+                         ({"volume": True}, r"^feedback.volume: must be a whole number from 0 to 100, not True$"),
+                         ({"language": "English"}, r"^feedback.language: must be an espeak-ng voice .*, not 'English'$"),
+                         ({"language": "en; rm -rf"}, r"^feedback.language: must be an espeak-ng voice"),
+                         ({"audio_device": "hw 1"}, r"^feedback.audio_device: must be \"default\" or an ALSA device .*, not 'hw 1'$")):
         with pytest.raises(ConfigError, match=message):
             parse_config(config([], feedback=bad), Path("/tmp/table.toml"))

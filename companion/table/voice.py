@@ -1,0 +1,175 @@
+"""What the referee says at the table after each verdict (issue 25): a tone per kind, and the words.
+
+- a legal move: its tone alone;
+- an illegal one: its tone, then where and why ("Pile 2: a 9 cannot go on a 7; play 8 or 6, or a
+  Wisdom"), read from the verdict's PUBLIC form (:func:`companion.log.public.public_row`: a hidden
+  card is "a hidden card" there), so nothing private is ever spoken;
+- an alert: its tone, then the zone and what is wrong there;
+- the game waiting for someone (a new prompt on the board): its tone, then who and what;
+- the end of the game: said once.
+
+A ruling gone stale before it was said is taken back (:class:`~companion.core.rulings.TakeBack`):
+an undo or a correction takes back every earlier one; a row read at a zone that is not itself
+illegal (the card picked up, a legal card played there) takes back the earlier ones about that
+zone. Pure: public rows and the public board in, rulings and take-backs out; the Pi's audio out
+(:mod:`hardware.audio`) plays them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.core import ObservationKind
+from companion.core.rulings import Ruling, TakeBack, Tone
+
+_TAKE_BACKS = (ObservationKind.UNDO.value, ObservationKind.CORRECTION.value)
+_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
+_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_CARD_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")  # a standard deck's "QS", "10D" (HM2, The Mountain)
+_HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
+_NAMED_ID = re.compile(r"([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) \(([a-z][\w-]*)\)")  # "Front Door (front-door)"
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One log row as the voice reads it: its public form, and the zone it was read at (a zone is a
+    place at the table, never a secret: it comes from the row's reader payload, which is not public)."""
+
+    public: Mapping[str, Any]
+    zone: str | None = None
+
+    @property
+    def seq(self) -> int:
+        return int(self.public.get("seq") or 0)
+
+
+Said = Ruling | TakeBack
+
+
+def speakable(text: str) -> str:
+    """``text`` as a voice should read it: card codes as words ("QS" -> "queen of spades"), ids'
+    hyphens as pauses ("teen-8" -> "teen 8"), brackets as commas."""
+    text = _NAMED_ID.sub(_name_once, text)
+    text = _CARD_CODE.sub(lambda m: f"{_RANKS.get(m.group(1), m.group(1))} of {_SUITS[m.group(2)]}", text)
+    text = _HYPHEN.sub(" ", text)
+    text = text.replace("(s)", "s")  # "8 card(s)"
+    text = re.sub(r"\s*\(\s*", ", ", text)
+    text = re.sub(r"\s*\)", ",", text)
+    text = re.sub(r",\s*([,;:.])", r"\1", text)
+    return re.sub(r"\s+", " ", text).strip(" ,")
+
+
+def _name_once(match: re.Match[str]) -> str:
+    """A card's display name and its id say it twice ("Key (key-1)"): said once, by its name."""
+    name, card = match.group(1), match.group(2)
+    if re.sub(r"-\d+$", "", card) == name.lower().replace(" ", "-"):
+        return name
+    return match.group(0)
+
+
+def words_list(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def zone_words(zone: str) -> str:
+    """A zone's name as said at the table: "pile-2" -> "Pile 2", "hand-anna" -> "Anna's hand"."""
+    parts = zone.split("-")
+    if len(parts) == 2 and parts[0] == "hand":
+        return f"{parts[1].capitalize()}'s hand"
+    words = " ".join(parts)
+    return words[:1].upper() + words[1:]
+
+
+def where(heard: Heard) -> str:
+    """Who or where a ruling is about: the zone read, else the move's pile, else who made it."""
+    if heard.zone:
+        return zone_words(heard.zone)
+    move = heard.public.get("move")
+    if isinstance(move, Mapping):
+        pile = move.get("pile")
+        if isinstance(pile, int) and not isinstance(pile, bool):
+            return f"Pile {pile}"
+        by = move.get("by")
+        if isinstance(by, str):
+            return by.capitalize()
+    return ""
+
+
+def ruling_text(place: str, *sentences: str) -> str:
+    """``place: sentence. sentence.``, made speakable; a sentence left empty is left out."""
+    said = ". ".join(s.strip().rstrip(".") for s in sentences if s and s.strip())
+    if not said:
+        return ""
+    if place and said.lower().startswith(place.lower()):
+        place = ""  # "zoe is not a player": the sentence already names who
+    return speakable(f"{place}: {said}." if place else f"{said}.")
+
+
+def refusal(heard: Heard) -> Ruling:
+    """The spoken ruling on an illegal row: where, and the public verdict's why."""
+    verdict = heard.public.get("verdict") or {}
+    why = str(verdict.get("why") or "that move is not allowed")
+    return Ruling(Tone.ILLEGAL, ruling_text(where(heard), why), heard.seq, heard.zone)
+
+
+class TableVoice:
+    """What the table hears, kept up to date by :meth:`update` (prompts and the outcome are said once,
+    when they first appear on the board)."""
+
+    def __init__(self) -> None:
+        self._prompts: set[tuple[str | None, str, str]] = set()
+        self._over = False
+        self._started = False
+
+    def update(self, rows: Sequence[Heard], board: Mapping[str, Any]) -> list[Said]:
+        said: list[Said] = []
+        for heard in rows:
+            said.extend(self._row(heard))
+        said.extend(self._board(board))
+        return said
+
+    def _row(self, heard: Heard) -> list[Said]:
+        row = heard.public
+        if row.get("error") is not None:
+            return []  # refused as unreadable: it changed nothing at the table
+        out: list[Said] = []
+        verdict = row.get("verdict")
+        illegal = isinstance(verdict, Mapping) and verdict.get("ok") is False
+        if row.get("kind") in _TAKE_BACKS:
+            out.append(TakeBack(heard.seq))
+        elif heard.zone is not None and not illegal:
+            out.append(TakeBack(heard.seq, heard.zone))
+        if illegal:
+            out.append(refusal(heard))
+        elif isinstance(verdict, Mapping) and verdict.get("ok") is True:
+            out.append(Ruling(Tone.LEGAL, "", heard.seq, heard.zone))
+        alert = row.get("alert")
+        if isinstance(alert, Mapping):
+            zone = alert.get("zone")
+            place = zone_words(zone) if isinstance(zone, str) else ""
+            out.append(Ruling(Tone.ALERT, ruling_text(place, str(alert.get("what") or "")), heard.seq,
+                              zone if isinstance(zone, str) else None))
+        return out
+
+    def _board(self, board: Mapping[str, Any]) -> list[Said]:
+        out: list[Said] = []
+        prompts = {
+            (p.get("who"), str(p.get("verb", "")), str(p.get("text", "")))
+            for p in board.get("prompts") or ()
+            if isinstance(p, Mapping)
+        }
+        for who, _, text in sorted(prompts - self._prompts, key=lambda p: (p[0] or "", p[1], p[2])):
+            out.append(Ruling(Tone.WAITING, ruling_text(who.capitalize() if isinstance(who, str) else "", text)))
+        self._prompts = prompts
+        over = board.get("outcome") is not None
+        if over and not self._over and self._started:
+            winners = [str(w) for w in board.get("winners") or ()]
+            won = f"{words_list([w.capitalize() for w in winners])} {'wins' if len(winners) == 1 else 'win'}" if winners else ""
+            out.append(Ruling(Tone.LEGAL, ruling_text("", "The game is over", won)))
+        self._over = over
+        self._started = True
+        return out

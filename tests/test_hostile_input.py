@@ -93,7 +93,7 @@ def test_config_names_the_bad_key(tmp_path: Path) -> None:
 
 paths = st.sampled_from(
     ["/", "/log", "/big", "/api/board", "/api/log", "/api/log/", "/api/rules", "/referee", "/referee/login",
-     "/api/referee/move", "/api/referee/undo", "/api/referee/correct", "/api/p/anna/x/view", "/api/p/anna/x/move", "/p/anna/x", "/qr.svg"]
+     "/api/referee/move", "/api/referee/undo", "/api/referee/correct", "/api/referee/quiet", "/api/p/anna/x/view", "/api/p/anna/x/move", "/p/anna/x", "/qr.svg"]
 )
 
 

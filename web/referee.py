@@ -138,3 +138,22 @@ def referee_view() -> Any:
 @bp.get("/api/whoami")
 def whoami() -> Any:
     return jsonify({"referee": is_referee(), "csrf": csrf_token()})
+
+
+@bp.post("/api/referee/quiet")
+@referee_required
+def referee_quiet() -> Any:
+    """Quiet mode on or off: ``{"quiet": true}`` plays nothing (what waits to be said is dropped)."""
+    body = json_body()
+    if isinstance(body, Response):
+        return body
+    quiet = body.get("quiet")
+    if not isinstance(quiet, bool):
+        return Response('send {"quiet": true} or {"quiet": false}\n', status=400, mimetype="text/plain")
+    # The table service (companion.app.table_service) holds the audio; a bare web app has none.
+    audio = getattr(current_app.extensions.get("host"), "audio", None)
+    if audio is None:
+        return Response("this table plays no sound ([feedback] tones and speech are off)\n", status=409, mimetype="text/plain")
+    audio.announcer.quiet = quiet
+    log.info("the console turned quiet mode %s", "on" if quiet else "off")
+    return jsonify({"quiet": quiet})

@@ -17,6 +17,7 @@ from companion.core import Observation, ObservationKind
 from companion.core.rulings import Tone
 from hardware.audio import AUDIO_ID, find_audio_out
 from tests.hardware.helpers import wait_until
+from tests.web.client import Browser
 
 pytestmark = pytest.mark.skipif(
     shutil.which("espeak-ng") is None or shutil.which("aplay") is None,
@@ -92,3 +93,28 @@ def test_no_audio_device_is_said_once_and_the_table_plays_on(tmp_path: Path, cap
         service.stop()
     said = [r for r in caplog.records if "no audio device" in r.getMessage() and r.name == "companion.app.voice"]
     assert len(said) == 1
+
+
+def test_the_referee_turns_quiet_mode_on_and_off_from_the_console(tmp_path: Path) -> None:
+    service = serve(tmp_path, 'audio_device = "null"')
+    try:
+        assert service.web is not None
+        b = Browser(int(service.web.server.effective_port))
+        assert b.post_json("/api/referee/quiet", {"quiet": True}).status in (401, 403)  # not the referee
+        assert b.login("12345678").status == 303
+        csrf = b.csrf()
+        assert b.post_json("/api/referee/quiet", {"quiet": "yes"}, csrf).status == 400
+        assert b.post_json("/api/referee/quiet", {"quiet": True}, csrf).json() == {"quiet": True}
+        announcer = service.audio.announcer
+        assert announcer.quiet
+        wait_until(lambda: not announcer.waiting(), what="nothing left waiting")
+        before = len(announcer.started)
+        row = service.session.process(move({"by": "ben", "do": "start"}, time.time()))  # refused: only the dealer calls Start!
+        assert row.verdict is not None and row.verdict["ok"] is False
+        time.sleep(0.5)
+        assert len(announcer.started) == before and not announcer.waiting()  # quiet: nothing played
+        assert b.post_json("/api/referee/quiet", {"quiet": False}, csrf).json() == {"quiet": False}
+        row = service.session.process(move({"by": "ben", "do": "start"}, time.time()))
+        wait_until(lambda: any(s.ruling.seq == row.seq for s in announcer.started), timeout=15, what="the refusal heard again")
+    finally:
+        service.stop()

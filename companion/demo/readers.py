@@ -102,6 +102,7 @@ class ReaderRig:
         game: str,
         on_health: HealthCallback | None = None,
         setup: Sequence[tuple[str, str]] = (),
+        leds: bool = False,
     ) -> None:
         self.zones = {z.name: z for z in zones if z.reader is not None}
         registry_path = folder / "tags.json"
@@ -118,6 +119,7 @@ class ReaderRig:
                 settings=DEMO_FIELD,
                 link=folder / f"array-{name or 'table'}-tty",
                 buttons=plan.buttons,
+                leds=leds,  # an LED per channel, recorded (issue 25's lights at the zones)
             )
             self.arrays[name] = array
         for array in self.arrays.values():

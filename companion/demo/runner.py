@@ -99,12 +99,13 @@ class SensorRun:
         pace: float = 1.0,
         pending_timeout_s: float = DEFAULT_TIMEOUT_S,
         stop: threading.Event | None = None,
+        leds: bool = False,
     ) -> None:
         plan = spec.sensors
         if plan is None:
             raise RunError(f"{spec.id} has no sensor plan (GameSpec.sensors)")
         self.spec, self.plan, self.game = spec, plan, spec.game
-        self.fast, self.pace = fast, pace
+        self.fast, self.pace, self.leds = fast, pace, leds
         self.stop = stop or threading.Event()
         self.started = time.monotonic()
         if folder.exists():
@@ -148,7 +149,7 @@ class SensorRun:
         if any(z.reader for z in self.zones):
             self.readers = ReaderRig(
                 self.zones, self.plan.stacks, self.game.deck() or (), self.collector, self.folder, self.game.id,
-                on_health=self.session.report_health, setup=laid,
+                on_health=self.session.report_health, setup=laid, leds=self.leds,
             )
             self.report.readers = sum(1 for z in self.zones if z.reader and z.reader.startswith("array:"))
             self.report.buttons = sum(1 for z in self.zones if z.reader and z.reader.startswith("button:"))

@@ -58,6 +58,66 @@
     const panel = TC.games.render(board);
     panel.querySelectorAll("details[data-key]").forEach((d) => { if (open.has(d.dataset.key)) d.open = true; });
     boardNode.replaceChildren(panel);
+    markFlash();
+  }
+
+  // The big screen flashes the zone or the player a ruling names (issue 25): a refusal red, an alert
+  // amber, for a few seconds, on the panel's own element for it (a pile, a player's row) and in a
+  // banner that says where and why. It reads only the public row, as every page does.
+  const FLASH_MS = 4000;
+  const flash = { place: null, look: "", until: 0, timer: null };
+  const bigScreen = document.body.classList.contains("big");
+
+  function rulingPlace(row) {
+    if (row.alert && row.alert.zone) return { zone: row.alert.zone, label: row.alert.zone };
+    const m = row.move || {};
+    if (Number.isInteger(m.pile)) return { zone: "pile-" + m.pile, pile: m.pile, label: "Pile " + m.pile };
+    if (Number.isInteger(m.slot)) return { zone: "slot-" + m.slot, label: "Slot " + m.slot };
+    if (typeof m.by === "string") return { player: m.by, label: m.by };
+    return null;
+  }
+
+  function flashed(place) {
+    const css = (v) => String(v).replace(/["\\]/g, "\\$&");
+    const sel = [];
+    if (place.zone) sel.push('[data-zone="' + css(place.zone) + '"]');
+    if (place.pile !== undefined) sel.push('[data-pile="' + css(place.pile) + '"]');
+    if (place.player) sel.push('[data-player="' + css(place.player) + '"]');
+    return sel.length ? [...boardNode.querySelectorAll(sel.join(","))] : [];
+  }
+
+  function markFlash() {
+    boardNode.querySelectorAll(".flash-illegal, .flash-alert").forEach((n) => n.classList.remove("flash-illegal", "flash-alert"));
+    if (!flash.place || Date.now() > flash.until) return;
+    flashed(flash.place).forEach((n) => n.classList.add("flash-" + flash.look));
+  }
+
+  function flashRuling(row) {
+    const v = row.verdict;
+    const look = row.alert ? "alert" : v && v.ok === false && !row.error ? "illegal" : null;
+    if (!look) return;
+    const place = rulingPlace(row);
+    const banner = document.getElementById("ruling");
+    if (!place || !banner) return;
+    Object.assign(flash, { place, look, until: Date.now() + FLASH_MS });
+    banner.className = "ruling banner flash-" + look;
+    banner.dataset.zone = place.zone || "";
+    banner.dataset.player = place.player || "";
+    banner.replaceChildren(el("strong", {}, place.label + ": "), row.alert ? row.alert.what : v.why);
+    banner.hidden = false;
+    markFlash();
+    if (flash.timer) clearTimeout(flash.timer);
+    flash.timer = setTimeout(() => { flash.place = null; banner.hidden = true; markFlash(); }, FLASH_MS);
+  }
+
+  function takenBack(row) {
+    // An undo or a correction: the ruling on the screen is no longer the table's.
+    if ((row.kind === "undo" || row.kind === "correction") && !row.error && flash.place) {
+      flash.until = 0;
+      const banner = document.getElementById("ruling");
+      if (banner) banner.hidden = true;
+      markFlash();
+    }
   }
 
   // "Save to BG Stats": the app's createPlay link for the finished game (web/bgstats.py), asked for
@@ -140,6 +200,7 @@
   const shown = (row) => Boolean(row.move || row.alert || row.error || row.note);
 
   function addRow(row) {
+    if (bigScreen) { flashRuling(row); takenBack(row); }
     if (!shown(row) || recent.querySelector('li[data-seq="' + row.seq + '"]')) return;
     recent.prepend(rowNode(row));
     while (recent.children.length > 12) recent.lastChild.remove();

@@ -71,10 +71,17 @@ def console() -> str:
     session_ = table_session(current_app)
     game = session_.game
     seated = {p: player_link(current_app, p) for p in session_.header.players}
+    audio = _audio()
     return render_template(
         "referee.html", game=game, csrf=csrf_token(), verbs=sorted(game.codec.by_verb), links=seated,
         every_panel=True,  # the console sets up any game: its setup picker draws that game's cards
+        sound=audio is not None, quiet=audio is not None and audio.announcer.quiet,
     )
+
+
+def _audio() -> Any:
+    """The table's sound (companion.app.voice.TableAudio) if the table service plays any; a bare web app has none."""
+    return getattr(current_app.extensions.get("host"), "audio", None)
 
 
 @bp.post("/referee/rotate-links")
@@ -150,8 +157,7 @@ def referee_quiet() -> Any:
     quiet = body.get("quiet")
     if not isinstance(quiet, bool):
         return Response('send {"quiet": true} or {"quiet": false}\n', status=400, mimetype="text/plain")
-    # The table service (companion.app.table_service) holds the audio; a bare web app has none.
-    audio = getattr(current_app.extensions.get("host"), "audio", None)
+    audio = _audio()
     if audio is None:
         return Response("this table plays no sound ([feedback] tones and speech are off)\n", status=409, mimetype="text/plain")
     audio.announcer.quiet = quiet

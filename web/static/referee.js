@@ -66,6 +66,23 @@
     TC.showAnswer(answer, await TC.post("/api/referee/correct", { move, seq: preview.seq }));
   });
 
+  // Quiet mode for the Pi's tones and spoken rulings (shown only where the table plays sound).
+  const quiet = document.getElementById("quiet");
+  if (quiet) {
+    quiet.addEventListener("click", async () => {
+      const on = quiet.dataset.quiet !== "true";
+      const result = await TC.post("/api/referee/quiet", { quiet: on });
+      if (result.status !== 200 || !result.data) {
+        answer.className = "answer error";
+        answer.textContent = result.text;
+        return;
+      }
+      quiet.dataset.quiet = String(result.data.quiet);
+      quiet.setAttribute("aria-pressed", String(result.data.quiet));
+      quiet.textContent = result.data.quiet ? "Quiet mode is on: turn the sound back on" : "Quiet mode";
+    });
+  }
+
   let over = false;
   async function refresh() {
     const response = await fetch("/api/referee/view", { credentials: "same-origin" });

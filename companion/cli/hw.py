@@ -1,5 +1,5 @@
 """``companion hw``: check the reader array on the bench (hardware/check.py), measure how deep a pile
-reader reads (hardware/stack.py), and wait for the clock before the service starts (hardware/timesync.py)."""
+reader reads (hardware/stack.py), play the referee's sounds (hardware/soundcheck.py), and wait for the clock before the service starts (hardware/timesync.py)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,14 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--cards", type=int, default=40, help="lay at most this many cards (default 40)")
     s.add_argument("--wait", type=float, default=3.0, help="seconds a card has to be reported (default 3)")
     s.set_defaults(run=stack)
+    a = hwsub.add_parser(
+        "sound",
+        help="play each of the referee's tones and one spoken ruling through the audio out, naming each first",
+    )
+    a.add_argument("--device", default="default", help='"default" or an ALSA device such as plughw:CARD=Headphones,DEV=0')
+    a.add_argument("--volume", type=int, default=80, help="0-100 (default 80)")
+    a.add_argument("--language", default="en", help="an espeak-ng voice (default en)")
+    a.set_defaults(run=sound)
     w = hwsub.add_parser(
         "wait-clock",
         help="wait until the system clock is synchronised, at most until --within seconds after boot (the unit's ExecStartPre)",
@@ -108,6 +116,18 @@ def timing(result: Any) -> bool:
     for layout, ms in measured.items():
         print(f"  {layout:<68} {ms:6.1f} ms measured  ({cited[layout]:.1f} ms cited)")
     return True
+
+
+def sound(args: argparse.Namespace) -> int:
+    from companion.app.feedback_config import parse_feedback
+    from companion.core.errors import ConfigError
+    from hardware.soundcheck import sound_check
+
+    try:  # the same checks as the table config's [feedback]
+        parse_feedback({"volume": args.volume, "language": args.language, "audio_device": args.device})
+    except ConfigError as exc:
+        raise SystemExit(f"companion hw sound: {exc}") from None
+    return sound_check(args.device, args.volume, args.language)
 
 
 def wait_clock(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.cli import main
 from companion.core.rulings import Ruling, TakeBack, Tone
 from hardware.audio import AUDIO_ID, MAX_WAITING, Announcer, AudioOut, Voice, find_audio_out
 from hardware.health import HealthBoard
@@ -143,3 +144,22 @@ def test_no_audio_device_is_one_reason_and_a_card_or_a_device_picks_a_player(tmp
 def test_espeak_ng_speaks_offline_and_an_unknown_language_is_named() -> None:
     assert Voice("en").missing() == ""
     assert "no voice for the language 'xq'" in Voice("xq").missing()
+
+
+@needs_espeak
+@pytest.mark.skipif(shutil.which("aplay") is None, reason="aplay is missing: make audio installs Debian's alsa-utils")
+def test_hw_sound_plays_each_tone_and_a_ruling_naming_each_first(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hw", "sound", "--device", "null", "--volume", "60"]) == 0
+    said = capsys.readouterr().out.splitlines()
+    assert said[0] == "playing through aplay -q -D null at volume 60:"
+    assert [line.strip().split(" ")[0] for line in said[1:6]] == ["legal", "illegal", "alert", "waiting", "illegal"]
+    assert 'then "Table Companion sound check.' in said[5]
+    with pytest.raises(SystemExit, match="companion hw sound: feedback.volume: must be a whole number from 0 to 100, not 300"):
+        main(["hw", "sound", "--volume", "300"])
+
+
+def test_hw_sound_without_an_audio_device_says_why_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    if find_audio_out("default")[0] is not None:
+        pytest.skip("this machine has an audio device")
+    assert main(["hw", "sound"]) == 1
+    assert capsys.readouterr().out.startswith("no audio device: ")

@@ -5,7 +5,7 @@
 It stands where ``aplay`` does (``AudioOut("speaker", (python, "-m", "hardware.sim.speaker", notes))``)
 on a machine with no sound card: it takes as long as the sound lasts, so a sound can be cut short
 (``SIGTERM``, as the announcer cuts a stale ruling), and appends ``start FILE`` then ``done FILE`` to
-NOTES (a cut sound has no ``done``). The tests and ``bench/voice.py`` read the notes.
+NOTES (a cut sound has no ``done``). tests/hardware/test_audio.py reads the notes.
 """
 
 from __future__ import annotations

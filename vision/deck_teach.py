@@ -42,6 +42,9 @@ TEACH_BOX_MM = (-3.0, -3.0, 28.0, 42.0)
 top-left corner; wider than the reader's, since the index's size is not known yet."""
 RANK_REACH_MM = (14.0, 16.0)
 """The rank starts at most this far right of and below the card's corner."""
+STRICT_DARKNESS = 0.55
+"""Darkness (0..1 against the paper) of the ink taken when rank and suit run together; the
+reader's own threshold is about 0.38 (``INK_OF_PAPER``)."""
 SAME_COLOUR = 0.08
 """Suits whose learnt inks are closer than this are printed in one ink (spades and clubs of a
 two-colour deck): each gets their mean, so the reader sees one colour of two suits."""
@@ -147,9 +150,26 @@ def card_corner(image: Image, calibration: Calibration, place: Place, box: tuple
 
 def learn_card(corner: Image, place: Place, box: tuple[float, float, float, float] = TEACH_BOX_MM) -> LearntCard:
     """The index of the card at ``place`` from its corner picture; a :class:`ConfigError` naming
-    the place when there is none to learn."""
+    the place when there is none to learn. Ink is first found as the reader finds it; where the
+    rank and the suit run together (a tight index, a soft picture), only the darker ink is taken,
+    which parts them."""
     s = CORNER_PX_PER_MM
     labels, stats, darkness, local = ink_map(corner, s)
+    try:
+        return _learn(corner, place, box, labels, stats, darkness, float(local.max()))
+    except ConfigError as exc:
+        strict = (darkness >= STRICT_DARKNESS).astype(np.uint8)
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(strict, connectivity=8)
+        try:
+            return _learn(corner, place, box, labels, stats, darkness, float(local.max()))
+        except ConfigError:
+            raise exc from None
+
+
+def _learn(
+    corner: Image, place: Place, box: tuple[float, float, float, float], labels: np.ndarray, stats: np.ndarray, darkness: FloatArray, paper: float
+) -> LearntCard:
+    s = CORNER_PX_PER_MM
     h_img, w_img = corner.shape[:2]
     marks = [
         InkMark(int(x), int(y), int(w), int(h), int(a), k)
@@ -161,11 +181,13 @@ def learn_card(corner: Image, place: Place, box: tuple[float, float, float, floa
     where = f"place {place.number} ({place.face})"
     if not near:
         raise ConfigError(f"camera deck: no index at {where}: is the card there, face up and upright, its index at the top-left?")
-    first = min(near, key=lambda m: (m.y, m.x))
+    top = min(m.y for m in near)
+    first = min((m for m in near if m.y <= top + 2 * s), key=lambda m: m.x)  # the leftmost of the top row
     group = _beside(first, marks, s)
     gx0, gy0 = min(m.x for m in group), min(m.y for m in group)
     gx1, gy1 = max(m.x + m.w for m in group), max(m.y + m.h for m in group)
-    below = [m for m in marks if m not in group and m.y >= gy1 - 0.5 * s and m.y - gy1 <= 8 * s and m.x < gx1 and m.x + m.w > gx0 - 2 * s]
+    foot = first.y + first.h
+    below = [m for m in marks if m not in group and m.y >= foot - 0.5 * s and m.y - foot <= 8 * s and m.x < gx1 and m.x + m.w > gx0 - 2 * s]
     if not below:
         raise ConfigError(f"camera deck: no suit under the rank at {where}: is the card upright and flat?")
     suit = min(below, key=lambda m: m.y)
@@ -173,12 +195,11 @@ def learn_card(corner: Image, place: Place, box: tuple[float, float, float, floa
     rank = darkness[gy0:gy1, gx0:gx1] * cv2.dilate(rank_mask, np.ones((3, 3), np.uint8))
     suit_mask = (labels[suit.y : suit.y + suit.h, suit.x : suit.x + suit.w] == suit.label).astype(np.uint8)
     suit_img = darkness[suit.y : suit.y + suit.h, suit.x : suit.x + suit.w] * cv2.dilate(suit_mask, np.ones((3, 3), np.uint8))
-    paper = float(local.max())
     return LearntCard(
         place,
         np.ascontiguousarray(rank, np.float32),
         np.ascontiguousarray(suit_img, np.float32),
-        (gy1 - gy0) / s,
+        first.h / s,
         suit.h / s,
         (gx0 / s + ox, gy0 / s + oy),
         ink_of(corner, labels, [*group, suit], paper),

@@ -15,9 +15,9 @@ from companion.core.errors import ConfigError
 from vision.calibration import MarkerLayout
 from vision.deck_check import read_laid
 from vision.deck_layout import deck_layout, faces_of_set
-from vision.deck_teach import teach
+from vision.deck_teach import ink_name, teach
 from vision.detectors.glyphs import RANKS, SUITS
-from vision.render.decks import JUMBO, SERIF, Deck
+from vision.render.decks import FOUR_COLOUR, JUMBO, SERIF, Deck, svg_deck
 from vision.render.camera import render
 from vision.render.laid_deck import laid_deck_picture, laid_deck_scene
 from vision.settings import VisionSettings
@@ -110,3 +110,25 @@ def test_index_sizes_in_the_config() -> None:
     for key, value in (("card_rank_mm", 40), ("card_suit_mm", 1), ("card_rank_mm", "big")):
         with pytest.raises(ConfigError, match=f"camera.{key}: "):
             VisionSettings.from_mapping({key: value})
+
+
+def test_a_four_colour_deck_is_taught_its_inks_from_the_camera(tmp_path: Path) -> None:
+    taught, _ = teach(laid_deck_picture(MARKERS, FOUR_COLOUR, 1, 0), VisionSettings(markers=MARKERS), deck_layout(MARKERS, 1))
+    assert [ink_name(taught.inks[s]) for s in SUITS] == ["black", "red", "blue", "green"]
+    taught.save(tmp_path)
+    layout = deck_layout(MARKERS, 2)
+    reads = read_laid([laid_deck_picture(MARKERS, FOUR_COLOUR, 2, 3)] * 3, VisionSettings(markers=MARKERS, card_templates=str(tmp_path)), layout)
+    assert not any(r.wrong for r in reads) and sum(r.right for r in reads) >= 12, [r.line() for r in reads]
+
+
+@pytest.mark.skipif(svg_deck() is None, reason="the SVG deck is not installed (make decks)")
+def test_a_real_decks_svg_faces_are_taught_though_big_pips_stand_beside_a_small_index(tmp_path: Path) -> None:
+    """Its pips stand level with the index: they must not be taken for part of the rank."""
+    deck = svg_deck()
+    taught, cards = teach(laid_deck_picture(MARKERS, deck, 1, 0), VisionSettings(markers=MARKERS), deck_layout(MARKERS, 1))
+    widths_mm = {c.place.face: c.rank.shape[1] / 3.0 for c in cards}  # the corner is read at 3 px/mm
+    assert 8.0 < taught.rank_mm < 10.5 and all(w < (12.0 if face.startswith("10") else 7.0) for face, w in widths_mm.items()), widths_mm
+    taught.save(tmp_path)
+    layout = deck_layout(MARKERS, 4)
+    reads = read_laid([laid_deck_picture(MARKERS, deck, 4, 2)] * 3, VisionSettings(markers=MARKERS, card_templates=str(tmp_path)), layout)
+    assert not any(r.wrong for r in reads) and sum(r.right for r in reads) >= 10, [r.line() for r in reads]

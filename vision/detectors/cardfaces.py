@@ -363,11 +363,12 @@ def _read_pair(
     gx1 = max(m.x + m.w for m in group)
     gy0 = min(m.y for m in group)
     gy1 = max(m.y + m.h for m in group)
+    foot = first.y + first.h  # the suit is under the rank's glyphs, whatever touches them
     suit_h = templates.suit_mm * s
     below = [
         m
         for m in marks
-        if m.y >= gy1 - 0.5 * s and m.y - gy1 <= 6.0 * s and 0.65 * suit_h <= m.h <= 1.35 * suit_h and m.x < gx1 and m.x + m.w > gx0 - 2 * s
+        if m.y >= foot - 0.5 * s and m.y - foot <= 6.0 * s and 0.65 * suit_h <= m.h <= 1.35 * suit_h and m.x < gx1 and m.x + m.w > gx0 - 2 * s and m not in group
     ]
     if not below:
         return None
@@ -400,9 +401,11 @@ def _member(labels: np.ndarray, ids: list[int]) -> np.ndarray:
 
 def in_line(mark: InkMark, first: InkMark) -> bool:
     """Whether ``mark`` is printed in line with the rank's first mark, as a 10's second digit
-    is: about as tall, and mostly level with it (a real deck's big pip beside a small index is
-    taller, and lower)."""
-    return _overlap(mark.y, mark.h, first.y, first.h) > 0.6 * first.h and 0.75 * first.h <= mark.h <= 1.3 * first.h
+    is: mostly level with it, and about as tall or starting at the same height (a digit that
+    runs into a pip beside it). A real deck's big pip beside a small index is taller and starts
+    lower: it is not part of the rank."""
+    level = abs(mark.y - first.y) <= 0.2 * first.h
+    return _overlap(mark.y, mark.h, first.y, first.h) > 0.6 * first.h and (level or 0.75 * first.h <= mark.h <= 1.3 * first.h)
 
 
 def _overlap(a: int, la: int, b: int, lb: int) -> int:

@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 from vision.calibration import calibrate  # noqa: E402
 from vision.detectors.cardfaces import GlyphTemplates, read_index, templates_for  # noqa: E402
 from vision.detectors.cards import CORNER_MM, CORNER_PX_PER_MM, PyramidDetector  # noqa: E402
-from vision.detectors.suits import OWN_SUIT_SHARE, SUIT_MARGIN, SuitEvidence  # noqa: E402
+from vision.detectors.suits import OWN_STRICT_LEAN, OWN_SUIT_SHARE, SUIT_MARGIN, SuitEvidence  # noqa: E402
 from vision.frame import Frame  # noqa: E402
 from vision.lighting import TableLight  # noqa: E402
 from vision.render.camera import render  # noqa: E402
@@ -72,6 +72,9 @@ class Row:
     loose_right: list[float] = dataclasses.field(default_factory=list)
     loose_wrong: list[float] = dataclasses.field(default_factory=list)
     """Margin (or lean) of suits the looser limits named, right and wrong, confirmed or not."""
+    strict_right: list[float] = dataclasses.field(default_factory=list)
+    strict_wrong: list[float] = dataclasses.field(default_factory=list)
+    """Lean of suits the strict limits named, right and wrong, kept or not (the deck's own glyphs)."""
 
 
 def run(condition: Perturbation, deck: Deck | None, templates: GlyphTemplates, seeds: Sequence[int]) -> dict[str, Row]:
@@ -110,6 +113,8 @@ def run(condition: Perturbation, deck: Deck | None, templates: GlyphTemplates, s
                 else:
                     row.named_loose += 1
                 row.wrong += named is not None and named != face[-1]
+                if evidence.strict is not None:
+                    (row.strict_right if evidence.strict == face[-1] else row.strict_wrong).append(evidence.lean)
                 if evidence.strict is None and evidence.loose is not None:
                     measure = evidence.lean if templates.own else evidence.margin
                     (row.loose_right if evidence.loose == face[-1] else row.loose_wrong).append(measure)
@@ -126,10 +131,15 @@ def main(argv: list[str] | None = None) -> int:
     seeds = range(args.first_seed, args.first_seed + args.scenes)
     print(f"Suit decisions between two suits of one colour, {args.scenes} pyramid scenes per row (seeds {seeds[0]}..{seeds[-1]}), easy level.")
     print(f"looser limits confirmed by: untaught, the template's margin >= {SUIT_MARGIN}; taught, its lean >= {OWN_SUIT_SHARE}.")
-    head = f"{'condition':<14} {'deck':<8} {'glyphs':<8} {'pair':<4} {'strict':>6} {'loose':>6} {'unknown':>7} {'WRONG':>6}   loose limits: least right / largest wrong (margin or lean)"
+    head = (
+        f"{'condition':<14} {'deck':<8} {'glyphs':<8} {'pair':<4} {'strict':>6} {'loose':>6} {'unknown':>7} {'WRONG':>6}"
+        "   loose limits: least right / largest wrong (margin or lean)   strict: least lean right / largest wrong"
+    )
     print(head)
     print("-" * len(head))
     worst: dict[bool, float] = {False: -1.0, True: -1.0}
+    worst_strict = -1.0
+    pooled: dict[str, list[float]] = {k: [] for k in ("untaught right", "untaught wrong", "taught right", "taught wrong", "strict right", "strict wrong")}
     wrong_total = 0
     for name in args.conditions:
         condition = CONDITIONS[name]
@@ -148,11 +158,30 @@ def main(argv: list[str] | None = None) -> int:
                         if row.loose_wrong:
                             worst[templates.own] = max(worst[templates.own], max(row.loose_wrong))
                         wrong_total += row.wrong
-                        print(f"{name:<14} {deck_name:<8} {glyphs:<8} {pair:<4} {row.named_strict:>6} {row.named_loose:>6} {row.unknown:>7} {row.wrong:>6}   {right} / {bad}")
+                        kind = "taught" if templates.own else "untaught"
+                        pooled[f"{kind} right"] += row.loose_right
+                        pooled[f"{kind} wrong"] += row.loose_wrong
+                        if templates.own:
+                            pooled["strict right"] += row.strict_right
+                            pooled["strict wrong"] += row.strict_wrong
+                        strict = ""
+                        if templates.own:
+                            strict = f"{min(row.strict_right):.3f}" if row.strict_right else "-"
+                            strict += f" / {max(row.strict_wrong):.3f}" if row.strict_wrong else " / -"
+                            if row.strict_wrong:
+                                worst_strict = max(worst_strict, max(row.strict_wrong))
+                        print(f"{name:<14} {deck_name:<8} {glyphs:<8} {pair:<4} {row.named_strict:>6} {row.named_loose:>6} {row.unknown:>7} {row.wrong:>6}   {right:>6} / {bad:<6}{'':<28}{strict}")
                         sys.stdout.flush()
     print()
     print(f"suits named wrong: {wrong_total}")
     print(f"largest margin of a wrong suit at the looser limits, untaught: {worst[False]:.3f} (limit {SUIT_MARGIN}); taught, lean: {worst[True]:.3f} (limit {OWN_SUIT_SHARE})")
+    print(f"largest lean of a wrong suit at the strict limits, taught: {worst_strict:.3f} (kept above {OWN_STRICT_LEAN})")
+    print("what other limits would keep (right / wrong, of the suits each rule sees):")
+    for kind, limits in (("untaught", (0.004, 0.008, 0.0107, 0.012, 0.016)), ("taught", (0.3, 0.4, 0.5, 0.6, 0.7)), ("strict", (-0.5, -0.2, 0.0, 0.2))):
+        rights, wrongs = pooled[f"{kind} right"], pooled[f"{kind} wrong"]
+        cells = [f">= {v:g}: {sum(m >= v for m in rights)} / {sum(m >= v for m in wrongs)}" for v in limits]
+        label = {"untaught": "untaught looser limits", "taught": "taught looser limits", "strict": "taught strict limits"}[kind]
+        print(f"  {label:<24} of {len(rights)} right, {len(wrongs)} wrong:  " + ";  ".join(cells))
     return 0 if wrong_total == 0 else 1
 
 

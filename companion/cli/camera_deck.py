@@ -8,9 +8,14 @@ import argparse
 import logging
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.core.errors import ConfigError
+
+if TYPE_CHECKING:  # OpenCV is loaded only when the command runs
+    from vision.deck_layout import DeckLayout
+    from vision.frame import Frame, Image
+    from vision.settings import VisionSettings
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +31,7 @@ def add_parser(csub: Any, source_args: Any) -> None:
     d.set_defaults(run=deck)
 
 
-def _deck_folder(args: argparse.Namespace, settings: Any) -> Path:
+def _deck_folder(args: argparse.Namespace, settings: VisionSettings) -> Path:
     if args.deck:
         return Path(args.deck)
     if settings.card_templates:
@@ -34,7 +39,7 @@ def _deck_folder(args: argparse.Namespace, settings: Any) -> Path:
     return (Path(args.config).resolve().parent if args.config else Path.cwd()) / "deck"
 
 
-def _frames(spec: str, count: int) -> list[Any]:
+def _frames(spec: str, count: int) -> list[Frame]:
     from vision.sources import open_source
 
     source = open_source(spec)
@@ -66,15 +71,17 @@ def deck(args: argparse.Namespace) -> int:
     if args.layout:
         return 0
     folder = _deck_folder(args, settings)
+    if args.check and not (folder / "rank-A.png").is_file():
+        raise ConfigError(f"camera deck --check: no taught deck in {folder}; teach it first (companion camera deck), or give --deck")
     frames = _frames(spec, args.frames)
     w, h = frames[-1].size
     print(f"{spec}: {w}x{h}, frame {frames[-1].index + 1}")
     if args.check:
-        return _check(frames, replace(settings, card_templates=str(folder)), layout, folder)
+        return _check(frames, replace(settings, card_templates=str(folder)), layout)
     return _teach(frames[-1].image, settings, layout, folder)
 
 
-def _teach(image: Any, settings: Any, layout: Any, folder: Path) -> int:
+def _teach(image: Image, settings: VisionSettings, layout: DeckLayout, folder: Path) -> int:
     from vision.deck_check import read_laid
     from vision.deck_teach import teach
 
@@ -95,11 +102,9 @@ def _teach(image: Any, settings: Any, layout: Any, folder: Path) -> int:
     return 0
 
 
-def _check(frames: list[Any], settings: Any, layout: Any, folder: Path) -> int:
+def _check(frames: list[Frame], settings: VisionSettings, layout: DeckLayout) -> int:
     from vision.deck_check import read_laid
 
-    if not (folder / "deck.json").is_file() and not (folder / "rank-A.png").is_file():
-        raise ConfigError(f"camera deck --check: no taught deck in {folder}; teach it first (companion camera deck), or give --deck")
     reads = read_laid([f.image for f in frames], settings, layout)
     for read in reads:
         print(read.line())

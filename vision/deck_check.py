@@ -61,7 +61,7 @@ class PlaceRead:
             return f"{head} ok"
         if self.wrong:
             return f"{head} MISREAD as {self.face}"
-        return f"{head} not sure ({self.why or 'the index does not match the taught glyphs well enough'})"
+        return f"{head} not sure ({self.why or 'its rank or its suit does not match one glyph clearly enough'})"
 
 
 def read_laid(images: Sequence[Image], settings: VisionSettings, layout: DeckLayout) -> list[PlaceRead]:

@@ -93,7 +93,7 @@ def _teach(image: Image, settings: VisionSettings, layout: DeckLayout, folder: P
     # what was taught, read back from the same picture the way the table will read it
     reads = read_laid([image], replace(settings, card_templates=str(folder)), layout)
     right = sum(r.right for r in reads)
-    print(f"read back with it: {right} of {len(reads)} right" + ("" if right == len(reads) else f"; {', '.join(r.line() for r in reads if not r.right)}"))
+    print(f"read back with it: {right} of {len(reads)} right" + ("" if right == len(reads) else f"; {'; '.join(' '.join(r.line().split()) for r in reads if not r.right)}"))
     absolute = folder.resolve()
     if settings.card_templates and Path(settings.card_templates).resolve() == absolute:
         print("the config's card_templates already names this folder: the table reads this deck from its next start")

@@ -8,6 +8,10 @@ waits for it to pass. Rendering is not timed.
 
     .venv/bin/python bench/vision.py [--scenes 50] [--levels easy middle hard] [--threads 1] [--json]
     .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick] [--conditions oak phone ...]
+    .venv/bin/python bench/vision.py --section robustness --detectors cards --conditions deck-serif deck-serif/taught
+
+A deck condition's ``/taught`` row first teaches that deck as ``companion camera deck`` does (13 of
+its cards laid on the table, one camera picture; vision/deck_teach.py), then reads with it.
 
 The robustness section shows the same tables in a real room (vision/render/perturb.py: light that
 changed colour after calibration, shadows, glare, blur, noise, JPEG, lens distortion, a bumped
@@ -29,6 +33,7 @@ import dataclasses
 import json
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,13 +55,17 @@ from vision.detectors.occupancy import OccupancyDetector
 from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
 from vision.render.camera import render
-from vision.render.conditions import EVERYDAY, REAL_TABLE, Condition
+from vision.render.conditions import EVERYDAY, REAL_TABLE, SVG, Condition
+from vision.render.decks import FOUR_COLOUR, JUMBO, SERIF, SMALL_INDEX, Deck
+from vision.render.laid_deck import teach_rendered
 from vision.render.perturb import PERTURBATIONS, Perturbation
-from vision.render.robustness import run_trial
+from vision.render.robustness import Trial, run_trial
 from vision.render.scene import Scene
 from vision.render.scenes import LEVELS, make_scene
 from vision.settings import VisionSettings
 
+DECKS: dict[str, Deck | None] = {"deck-serif": SERIF, "deck-small": SMALL_INDEX, "deck-jumbo": JUMBO, "deck-4colour": FOUR_COLOUR, "deck-svg": SVG}
+"""The deck conditions that also run taught (``NAME/taught``)."""
 TARGET = 0.995
 TARGET_MS = 25.0
 WRONG_AT_MOST = 0.01
@@ -242,14 +251,14 @@ def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None
     print("reference, unseen zones and the detector; total = all three.")
     print()
     head = (
-        f"{'detector':<10} {'perturbation':<15} {'measure':<15} {'n':>5} {'correct':>8} {'unsure':>7} {'wrong':>7}"
+        f"{'detector':<10} {'perturbation':<19} {'measure':<15} {'n':>5} {'correct':>8} {'unsure':>7} {'wrong':>7}"
         f"  {'decode':>6} {'search':>6} {'frame':>6} {'total':>6}"
     )
     print(head)
     print("-" * len(head))
     ok = True
     worst_total = 0.0
-    conditions: list[Perturbation] = [*PERTURBATIONS, *REAL_TABLE]
+    conditions: list[Perturbation] = [*PERTURBATIONS, *REAL_TABLE, *taught_decks()]
     if names:
         conditions = [p for p in conditions if p.name in names]
     missing_svg = False
@@ -259,9 +268,9 @@ def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None
                 continue
             if isinstance(p, Condition) and "svg" in p.name and not _svg_installed():
                 missing_svg = True
-                print(f"{kind:<10} {p.name:<15} (the SVG deck is not installed: make decks)")
+                print(f"{kind:<10} {p.name:<19} (the SVG deck is not installed: make decks)")
                 continue
-            trial = run_trial(kind, p, range(scenes))
+            trial = taught_trial(kind, p, scenes) if isinstance(p, Taught) else run_trial(kind, p, range(scenes))
             dec = statistics.median(trial.decode_ms) if trial.decode_ms else float("nan")
             sea = statistics.median(trial.search_ms) if trial.search_ms else float("nan")
             frm = statistics.median(trial.frame_ms) if trial.frame_ms else float("nan")
@@ -280,12 +289,12 @@ def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None
                     ok = False
                 times = f"  {dec:6.1f} {sea:6.1f} {frm:6.1f} {dec + sea + frm:6.1f}" if first else ""
                 print(
-                    f"{kind if first else '':<10} {p.name if first else '':<15} {name:<15} {o.total:>5} {100 * o.share('correct'):7.1f}%"
+                    f"{kind if first else '':<10} {p.name if first else '':<19} {name:<15} {o.total:>5} {100 * o.share('correct'):7.1f}%"
                     f" {100 * o.share('unsure'):6.1f}% {100 * o.share('wrong'):6.1f}%{times}{'  ' + ', '.join(marks) if marks else ''}"
                 )
                 first = False
             if trial.setup_failed:
-                print(f"{'':<10} {'':<15} (the table could not be calibrated in {trial.setup_failed} scenes: all its zones counted unsure)")
+                print(f"{'':<10} {'':<19} (the table could not be calibrated in {trial.setup_failed} scenes: all its zones counted unsure)")
             sys.stdout.flush()
     print()
     print("targets: wrong-but-confident <= 1 % for every detector and perturbation; zones, cubes, pawns and pyramid")
@@ -293,12 +302,39 @@ def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None
     print(f"table ({', '.join(EVERYDAY)}).  slowest median total {worst_total:.1f} ms per frame.")
     print("perturbations:")
     for p in conditions:
-        print(f"  {p.name:<15} {p.description}")
+        print(f"  {p.name:<19} {p.description}")
     if missing_svg:
         print("the SVG deck's rows were not run: `make decks` installs it (npm), cairosvg draws it (the test extra)")
         ok = False
     print("all targets met" if ok else "some targets NOT met (marked above)")
     return ok
+
+
+@dataclasses.dataclass(frozen=True)
+class Taught(Condition):
+    """A deck condition whose deck is first taught by ``companion camera deck``'s teaching
+    (:func:`vision.render.laid_deck.teach_rendered`), then read with what it learnt."""
+
+    deck: Deck | None = None
+
+
+def taught_decks() -> list[Taught]:
+    """``deck-serif/taught`` and the like: each other deck, taught."""
+    out = []
+    for condition in REAL_TABLE:
+        deck = DECKS.get(condition.name)
+        if deck is not None:
+            fields = {f.name: getattr(condition, f.name) for f in dataclasses.fields(condition)}
+            fields.update(name=f"{condition.name}/taught", description=f"{condition.description.replace(', not taught', '').replace(' (templates not taught)', '')}: taught from 13 of its cards first")
+            out.append(Taught(**fields, deck=deck))
+    return out
+
+
+def taught_trial(kind: str, condition: Taught, scenes: int) -> Trial:
+    """The condition's scenes read with the deck taught as a table would teach it."""
+    with tempfile.TemporaryDirectory(prefix="taught-deck-") as folder:
+        teach_rendered(condition.deck, folder)
+        return run_trial(kind, condition, range(scenes), configure=lambda s: dataclasses.replace(s, card_templates=folder))
 
 
 def _svg_installed() -> bool:

@@ -30,6 +30,8 @@ class VisionSettings:
     pawn_colours: tuple[ColourRange, ...] = field(default=PAWN_COLOURS, metadata={"doc": "pawn colours (HSV ranges)"})
     lens_file: str | None = field(default=None, metadata={"doc": "lens calibration from `companion camera lens` (JSON); None: frames used as taken"})
     card_templates: str | None = field(default=None, metadata={"doc": "folder of rank/suit template pictures; None: built-in"})
+    card_rank_mm: float | None = field(default=None, metadata={"doc": "height of the rank's ink in the card's corner index (mm); None: the deck's"})
+    card_suit_mm: float | None = field(default=None, metadata={"doc": "height of the suit's ink under it (mm); None: the deck's"})
     card_min_score: float = field(default=0.65, metadata={"doc": "a card face is named only when its glyphs match this well (0..1)"})
     face_window_s: float = field(default=3.0, metadata={"doc": "a pyramid card's face is the majority of its reads in this window"})
     markers: MarkerLayout = field(default_factory=MarkerLayout, metadata={"doc": "the four ArUco markers"})
@@ -47,6 +49,10 @@ class VisionSettings:
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and 0 < value < 1):
                 raise ConfigError(f"camera.{name}: {value!r} must be between 0 and 1")
+        for name, lo, hi in (("card_rank_mm", 4.0, 25.0), ("card_suit_mm", 3.0, 20.0)):
+            value = getattr(self, name)
+            if value is not None and not (isinstance(value, (int, float)) and lo <= value <= hi):
+                raise ConfigError(f"camera.{name}: {value!r} must be the index's height in mm, {lo:g} to {hi:g} (measure the ink of a 10's rank, or let `companion camera deck` measure it)")
         if not self.cube_colours or not self.pawn_colours:
             raise ConfigError("camera: cube_colours and pawn_colours need at least one colour each")
 

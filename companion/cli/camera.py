@@ -1,6 +1,7 @@
 """``companion camera check``: is the camera good enough where it hangs, and what to change
 (vision/camera_check.py). ``companion camera lens``: a one-time lens calibration with a printed
-ChArUco board (vision/lens.py)."""
+ChArUco board (vision/lens.py). ``companion camera deck``: teach the table's deck
+(companion/cli/camera_deck.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ log = logging.getLogger(__name__)
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("camera", help="check the overhead camera, or calibrate its lens")
+    p = sub.add_parser("camera", help="check the overhead camera, calibrate its lens, learn its colours or its deck")
     csub = p.add_subparsers(dest="camera_command", metavar="ACTION")
     csub.required = True
     c = csub.add_parser("check", help="measure focus, pixels per mm, exposure, white reference, glare and the mat; say what to fix")
@@ -36,6 +37,9 @@ def add_parser(sub: Any) -> None:
     col.add_argument("--pieces", choices=["cubes", "pawns"], default="cubes")
     col.add_argument("--frames", type=int, default=15, help="frames to read first, so the camera's exposure settles (default 15)")
     col.set_defaults(run=learn_colours)
+    from companion.cli import camera_deck
+
+    camera_deck.add_parser(csub, _source_args)
 
 
 def _source_args(c: argparse.ArgumentParser, markers: bool = True) -> None:

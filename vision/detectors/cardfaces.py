@@ -9,7 +9,9 @@ templates by normalised correlation (red or black from the ink's colour).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,15 +20,13 @@ import numpy as np
 
 from companion.core.errors import ConfigError
 from vision.detectors.glyphs import RANKS, SUITS, glyph_image
-from vision.detectors.suits import BUILTIN_INKS, Ink, absorbance, suit_by_shape, suits_of_ink
+from vision.detectors.suits import BUILTIN_INKS, Ink, SuitEvidence, absorbance, shape_of, suit_by_shape, suits_of_ink
 from vision.frame import FloatArray, Image
+from vision.settings import VisionSettings
 
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
 RANK_MARGIN = 0.1
 """A rank is named only when it matches this much better than the next best rank."""
-SUIT_MARGIN = 0.008
-"""How much better a suit's template must match than the other suit of its colour to confirm a
-suit named at the outline's looser limits (vision/detectors/suits.py)."""
 INK_OF_PAPER = 0.62
 """A pixel is ink when its darkest channel is below this share of the paper's."""
 
@@ -46,6 +46,13 @@ class Template:
     """The glyph at a few blurs (a camera's focus varies): the best of them counts."""
     aspect: float
     """Width over height of the glyph's ink."""
+
+
+INDEX_REACH_MM = (10.0, 12.0)
+"""Where an untaught deck's rank may start, at most: mm right of and below the card's corner."""
+INDEX_SLACK_MM = (7.4, 9.0)
+"""A taught deck's rank may start this much right of and below where it is printed (a card laid
+a little off its place); the built-in glyphs' 2.6 and 3 mm give :data:`INDEX_REACH_MM`."""
 
 
 BLURS = (0.02, 0.05, 0.08, 0.11, 0.14)
@@ -106,13 +113,22 @@ class GlyphTemplates:
     suit_mm: float = 7.9
     inks: tuple[tuple[str, Ink], ...] = BUILTIN_INKS
     """Each suit's ink (vision/detectors/suits.py): a taught deck's own colours."""
+    index_reach_mm: tuple[float, float] = INDEX_REACH_MM
+    """How far right of and below the card's top-left corner the rank may start."""
+    own: bool = False
+    """Glyphs of the table's own deck (a folder, taught or cut by hand): a suit the outline
+    names at its looser limits is confirmed by :meth:`lean`, not by :data:`SUIT_MARGIN`."""
 
     @classmethod
-    def builtin(cls) -> "GlyphTemplates":
+    def builtin(cls, rank_mm: float | None = None, suit_mm: float | None = None) -> "GlyphTemplates":
+        """The renderer's glyphs; ``rank_mm`` and ``suit_mm``: a deck whose index is printed
+        at another size (the config's ``card_rank_mm``, ``card_suit_mm``)."""
+        rank = cls.rank_mm if rank_mm is None else rank_mm
+        suit = cls.suit_mm if suit_mm is None else suit_mm
         ranks = tuple(_template(r, glyph_image("rank", r)) for r in RANKS)
         images = {s: glyph_image("suit", s) for s in SUITS}
-        suits, windows = cls._suit_sets(images, cls.rank_mm, cls.suit_mm)
-        return cls(ranks, suits, windows)
+        suits, windows = cls._suit_sets(images, rank, suit)
+        return cls(ranks, suits, windows, rank, suit)
 
     @staticmethod
     def _suit_sets(images: dict[str, Image], rank_mm: float, suit_mm: float) -> tuple[tuple[Template, ...], tuple[Template, ...]]:
@@ -144,9 +160,13 @@ class GlyphTemplates:
         if "inks" in facts:
             raw = facts["inks"]
             inks = tuple((s, (float(raw[s][0]), float(raw[s][1]), float(raw[s][2]))) for s in SUITS)
+        reach = INDEX_REACH_MM
+        if "index_mm" in facts:
+            left, top = (float(v) for v in facts["index_mm"])
+            reach = (left + INDEX_SLACK_MM[0], top + INDEX_SLACK_MM[1])
         ranks = tuple(_template(r, load(f"rank-{r}")) for r in RANKS)
         suits, windows = cls._suit_sets({s: load(f"suit-{s}") for s in SUITS}, rank, suit)
-        return cls(ranks, suits, windows, rank, suit, inks)
+        return cls(ranks, suits, windows, rank, suit, inks, reach, own=True)
 
     def _bank(self, options: tuple[Template, ...]) -> tuple[FloatArray, FloatArray]:
         """(patterns as rows, aspects) for a set of templates, built once."""
@@ -175,15 +195,46 @@ class GlyphTemplates:
         """The suit of ``ink`` (one suit's darkness) among ``candidates`` (the suits of its
         colour), by its shape (vision/detectors/suits.py): (suit or None when not sure, how well
         it matches that suit's template, compared centred at the rank's blur)."""
+        return self.suit_evidence(ink, px_per_mm, candidates, blur).decide(self.own)
+
+    def suit_evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
+        """What the suit is decided on (bench/suit_margins.py reports it on camera-processed frames)."""
         probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
         scores = {t.name: float(t.patterns[blur].ravel() @ probe) for t in self.suit_windows if t.name in candidates}
-        name = suit_by_shape(ink, candidates)
-        if name is None:
-            # at the looser limits, only where the template also prefers it by SUIT_MARGIN
-            name = suit_by_shape(ink, candidates, loose=True)
-            if name is None or any(scores[name] - v < SUIT_MARGIN for other, v in scores.items() if other != name):
-                return None, 0.0
-        return name, scores[name]
+        strict = suit_by_shape(ink, candidates)
+        loose = strict if strict is not None else suit_by_shape(ink, candidates, loose=True)
+        named = strict or loose
+        margin = min((scores[named] - v for other, v in scores.items() if other != named), default=1.0) if named else 0.0
+        lean = self.lean(named, scores, blur) if named and len(candidates) > 1 else 1.0
+        return SuitEvidence(candidates, shape_of(ink), strict, loose, scores, margin, lean)
+
+    def lean(self, name: str, scores: dict[str, float], blur: int) -> float:
+        """How far the ink lies from halfway between ``name``'s template and the nearest other
+        suit's towards ``name``'s: 1 at that template, -1 at the other's (the templates of one
+        deck's spade and club differ little, so a fixed margin in correlation means nothing)."""
+        mine = next(t for t in self.suit_windows if t.name == name).patterns[blur].ravel()
+        lean = 1.0
+        for t in self.suit_windows:
+            if t.name == name or t.name not in scores:
+                continue
+            gap = 1.0 - float(mine @ t.patterns[blur].ravel())
+            lean = min(lean, (scores[name] - scores[t.name]) / gap if gap > 1e-6 else 0.0)
+        return lean
+
+
+def templates_for(settings: VisionSettings) -> GlyphTemplates:
+    """The templates a table's settings name: its taught deck (``card_templates``) or the
+    built-in glyphs, at the index sizes the config gives (``card_rank_mm``, ``card_suit_mm``)."""
+    if settings.card_templates:
+        return GlyphTemplates.from_directory(settings.card_templates, settings.card_rank_mm, settings.card_suit_mm)
+    if settings.card_rank_mm is None and settings.card_suit_mm is None:
+        return _builtin()
+    return GlyphTemplates.builtin(settings.card_rank_mm, settings.card_suit_mm)
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> GlyphTemplates:
+    return GlyphTemplates.builtin()
 
 
 def read_deck_file(path: Path) -> dict[str, Any]:
@@ -196,6 +247,11 @@ def read_deck_file(path: Path) -> dict[str, Any]:
             raise ValueError("not a table")
         if "inks" in raw and not all(isinstance(raw["inks"].get(s), list) and len(raw["inks"][s]) == 3 for s in SUITS):
             raise ValueError("inks must give [b, g, r] for S, H, D and C")
+        for key in ("rank_mm", "suit_mm"):
+            if key in raw and not (isinstance(raw[key], (int, float)) and 2 <= raw[key] <= 30):
+                raise ValueError(f"{key} must be a height in mm, 2 to 30")
+        if "index_mm" in raw and not (isinstance(raw["index_mm"], list) and len(raw["index_mm"]) == 2 and all(isinstance(v, (int, float)) and 0 <= v <= 20 for v in raw["index_mm"])):
+            raise ValueError("index_mm must be [left, top] in mm, each 0 to 20")
         return raw
     except (OSError, ValueError, AttributeError) as exc:
         raise ConfigError(f"camera.card_templates: {path} is not a deck written by `companion camera deck` ({exc})") from exc
@@ -212,7 +268,7 @@ class IndexRead:
 
 
 @dataclass(frozen=True)
-class _Ink:
+class InkMark:
     x: int
     y: int
     w: int
@@ -233,14 +289,12 @@ def separator_rows(px_per_mm: float) -> int:
     return 2 * (k // 2) + 1
 
 
-def read_indices(
-    stacked: Image, count: int, pitch: int, px_per_mm: float, origin_mm: tuple[float, float], templates: GlyphTemplates, min_score: float
-) -> list[IndexRead]:
-    """:func:`read_index` for ``count`` corners stacked one above the other, ``pitch`` rows apart
-    (each corner's own rows first, then :func:`separator_rows` blank ones): the pixel work is
-    done once for all of them, which is most of the cost."""
-    height = pitch if count == 1 else pitch - separator_rows(px_per_mm)
-    b, g, r = cv2.split(stacked)
+def ink_map(corner: Image, px_per_mm: float) -> tuple[np.ndarray, np.ndarray, FloatArray, FloatArray]:
+    """(labels, stats, darkness, paper): the ink marks of a card-aligned picture, as
+    ``cv2.connectedComponentsWithStats`` gives them; each pixel's darkness (0..1) against the
+    paper nearby; and that paper's brightness. Reading an index and teaching a deck
+    (vision/deck_teach.py) see ink the same way."""
+    b, g, r = cv2.split(corner)
     darkest = cv2.min(cv2.min(b, g), r)
     lowest = darkest.astype(np.float32)
     # the paper's brightness nearby (a shadow edge may cross the corner): the brightest within ~5 mm
@@ -249,6 +303,17 @@ def read_indices(
     ink = (lowest < local * INK_OF_PAPER).astype(np.uint8)
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     darkness = np.clip((local - lowest) / np.maximum(local, 1.0), 0.0, 1.0)
+    return labels, stats, np.asarray(darkness, np.float32), local
+
+
+def read_indices(
+    stacked: Image, count: int, pitch: int, px_per_mm: float, origin_mm: tuple[float, float], templates: GlyphTemplates, min_score: float
+) -> list[IndexRead]:
+    """:func:`read_index` for ``count`` corners stacked one above the other, ``pitch`` rows apart
+    (each corner's own rows first, then :func:`separator_rows` blank ones): the pixel work is
+    done once for all of them, which is most of the cost."""
+    height = pitch if count == 1 else pitch - separator_rows(px_per_mm)
+    labels, stats, darkness, local = ink_map(stacked, px_per_mm)
     w_img = stacked.shape[1]
     s = px_per_mm
     ox, oy = origin_mm
@@ -259,15 +324,16 @@ def read_indices(
     keep = (xs > 0) & (top > 0) & (xs + ws < w_img) & (top + hs < height) & (areas >= s * s)
     keep[0] = False
     rank_h = templates.rank_mm * s
-    top_limit = (12.0 - oy) * s  # the rank starts within ~12 mm of the card's top edge (3 mm + a sloppy placing)
-    marks_of: list[list[_Ink]] = [[] for _ in range(count)]
+    reach_x, reach_y = templates.index_reach_mm
+    top_limit = (reach_y - oy) * s  # the rank starts this near the card's top edge (where it is printed + a sloppy placing)
+    marks_of: list[list[InkMark]] = [[] for _ in range(count)]
     for c in np.flatnonzero(keep):
-        marks_of[int(slot[c])].append(_Ink(int(xs[c]), int(top[c]), int(ws[c]), int(hs[c]), int(areas[c]), int(c)))
+        marks_of[int(slot[c])].append(InkMark(int(xs[c]), int(top[c]), int(ws[c]), int(hs[c]), int(areas[c]), int(c)))
     out = []
     for i, marks in enumerate(marks_of):
         rows = slice(i * pitch, i * pitch + height)
         paper = float(local[rows].max())
-        ranks = [m for m in marks if 0.7 * rank_h <= m.h <= 1.3 * rank_h and m.y <= top_limit and m.x <= (10.0 - ox) * s]
+        ranks = [m for m in marks if 0.7 * rank_h <= m.h <= 1.3 * rank_h and m.y <= top_limit and m.x <= (reach_x - ox) * s]
         read = IndexRead(False)
         if paper >= 40:
             # the leftmost rank-sized mark that has a suit under it and reads as a rank is the
@@ -282,8 +348,8 @@ def read_indices(
 
 
 def _read_pair(
-    first: _Ink,
-    marks: list[_Ink],
+    first: InkMark,
+    marks: list[InkMark],
     corner: Image,
     labels: np.ndarray,
     darkness: FloatArray,
@@ -292,16 +358,17 @@ def _read_pair(
     templates: GlyphTemplates,
     min_score: float,
 ) -> IndexRead | None:
-    group = [m for m in marks if m is first or (_overlap(m.y, m.h, first.y, first.h) > 0.6 * first.h and 0 <= m.x - (first.x + first.w) <= 2.5 * s)]
+    group = [m for m in marks if m is first or (in_line(m, first) and 0 <= m.x - (first.x + first.w) <= 2.5 * s)]
     gx0 = min(m.x for m in group)
     gx1 = max(m.x + m.w for m in group)
     gy0 = min(m.y for m in group)
     gy1 = max(m.y + m.h for m in group)
+    foot = first.y + first.h  # the suit is under the rank's glyphs, whatever touches them
     suit_h = templates.suit_mm * s
     below = [
         m
         for m in marks
-        if m.y >= gy1 - 0.5 * s and m.y - gy1 <= 6.0 * s and 0.65 * suit_h <= m.h <= 1.35 * suit_h and m.x < gx1 and m.x + m.w > gx0 - 2 * s
+        if m.y >= foot - 0.5 * s and m.y - foot <= 6.0 * s and 0.65 * suit_h <= m.h <= 1.35 * suit_h and m.x < gx1 and m.x + m.w > gx0 - 2 * s and m not in group
     ]
     if not below:
         return None
@@ -317,7 +384,7 @@ def _read_pair(
     x0, x1 = max(0, suit.x - pad), min(labels.shape[1], suit.x + suit.w + pad)
     suit_mask = (labels[y0:y1, x0:x1] == suit.label).astype(np.uint8)
     near = cv2.dilate(suit_mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (pad | 1, pad | 1)))
-    candidates = suits_of_ink(_ink(corner, labels, [*group, suit], paper), dict(templates.inks))
+    candidates = suits_of_ink(ink_of(corner, labels, [*group, suit], paper), dict(templates.inks))
     if not candidates:
         return IndexRead(True, None, rank_score)  # an ink of no colour this deck prints
     suit_name, suit_score = templates.suit(darkness[y0:y1, x0:x1] * near, s, candidates, blur)
@@ -332,11 +399,20 @@ def _member(labels: np.ndarray, ids: list[int]) -> np.ndarray:
     return np.asarray(lut[labels], bool)
 
 
+def in_line(mark: InkMark, first: InkMark) -> bool:
+    """Whether ``mark`` is printed in line with the rank's first mark, as a 10's second digit
+    is: mostly level with it, and about as tall or starting at the same height (a digit that
+    runs into a pip beside it). A real deck's big pip beside a small index is taller and starts
+    lower: it is not part of the rank."""
+    level = abs(mark.y - first.y) <= 0.2 * first.h
+    return _overlap(mark.y, mark.h, first.y, first.h) > 0.6 * first.h and (level or 0.75 * first.h <= mark.h <= 1.3 * first.h)
+
+
 def _overlap(a: int, la: int, b: int, lb: int) -> int:
     return max(0, min(a + la, b + lb) - max(a, b))
 
 
-def _ink(corner: Image, labels: np.ndarray, marks: list[_Ink], paper: float) -> Ink | None:
+def ink_of(corner: Image, labels: np.ndarray, marks: Sequence[InkMark], paper: float) -> Ink | None:
     """The marks' ink as absorbance (vision/detectors/suits.py), each channel taken relative to
     the card's own paper round the marks (a tinted light or shadow on this card tints its paper
     as much as its ink)."""

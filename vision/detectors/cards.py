@@ -21,7 +21,7 @@ from companion.core import Observation, Zone
 from companion.core.seen import CardFace
 from companion.core.zones import Watch
 from vision.calibration import Calibration
-from vision.detectors.cardfaces import GlyphTemplates, IndexRead, read_indices, separator_rows
+from vision.detectors.cardfaces import GlyphTemplates, IndexRead, read_indices, separator_rows, templates_for
 from vision.detectors.common import mat_difference, vision_observation
 from vision.frame import FloatArray, Frame, Image
 from vision.settings import VisionSettings
@@ -66,7 +66,7 @@ class PyramidDetector:
     def __init__(self, settings: VisionSettings | None = None, templates: GlyphTemplates | None = None) -> None:
         self.settings = settings or VisionSettings()
         if templates is None:
-            templates = GlyphTemplates.from_directory(self.settings.card_templates) if self.settings.card_templates else builtin_templates()
+            templates = templates_for(self.settings)
         self.templates = templates
         s = CORNER_PX_PER_MM
         inset = self.settings.zone_inset_mm

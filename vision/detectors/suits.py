@@ -41,6 +41,7 @@ scenes with this; 2,044 spades and clubs, none named wrong at these limits, 1,40
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -186,3 +187,53 @@ def suit_by_shape(ink: FloatArray, candidates: Sequence[str], loose: bool = Fals
         if (top > ROUND_TOP and fill <= ROUND_FILL) or (top > CLUB_TOP and fill <= CLUB_FILL):
             return "C"
     return None  # suits paired otherwise (a taught deck's colours): no measure tells them apart
+
+
+SUIT_MARGIN = 0.008
+"""How much better a suit's template must match than the other suit of its colour to confirm a
+suit named at the outline's looser limits (above), with the built-in glyphs. Set on clean
+renders; on camera-processed frames (bench/suit_margins.py: Bayer and sharpening, high ISO,
+noise reduction and clean, five decks, seeds 100-107) no wrong suit had a margin over 0.006.
+A small-index club named a spade on the benchmark's own scenes had 0.0106, but right spades of
+the built-in deck seen through an uncorrected barrel lens had 0.0113: no margin parts them."""
+OWN_SUIT_SHARE = 0.4
+"""With the deck's own glyphs, a suit named at the outline's looser limits must lean this far
+towards its own template (:meth:`vision.detectors.cardfaces.GlyphTemplates.lean`). On the same
+frames 146 of 188 right suits lean so far, and 1 of 23 wrong (a small-index spade through
+strong noise reduction, leaning 0.77 to the club: no limit on the lean alone removes it)."""
+OWN_STRICT_LEAN = 0.0
+"""With the deck's own glyphs, a suit named at the outline's strict limits stands only when it
+leans more than this towards its own template. On the same frames the 5 wrong ones (a jumbo
+spade sharpened thin enough for a club's outline; small-index clubs whose notches noise
+reduction fills) leaned -0.23 or less; 1,382 of 1,464 right ones lean over 0."""
+
+
+@dataclass(frozen=True)
+class SuitEvidence:
+    """What a suit is decided on: the outline's measures and what they name at the strict and
+    the looser limits (above), and the templates' scores."""
+
+    candidates: tuple[str, ...]
+    shape: tuple[float, float] | None
+    """(top, fill) of the outline."""
+    strict: str | None
+    loose: str | None
+    scores: dict[str, float]
+    margin: float
+    """How much better the named suit's template matches than the other's (correlation)."""
+    lean: float
+    """:meth:`vision.detectors.cardfaces.GlyphTemplates.lean` of the named suit."""
+
+    def decide(self, own: bool) -> tuple[str | None, float]:
+        """(suit or None when not sure, its template's score). A suit named at the strict limits
+        stands (with the deck's own glyphs, only if they lean towards it); one named
+        only at the looser limits must be confirmed by the template: by :data:`SUIT_MARGIN`, or
+        with the deck's own glyphs by leaning :data:`OWN_SUIT_SHARE` towards it."""
+        if self.strict is not None:
+            if own and len(self.candidates) > 1 and self.lean <= OWN_STRICT_LEAN:
+                return None, 0.0  # the outline's limits say one suit, the deck's own glyph the other
+            return self.strict, self.scores[self.strict]
+        if self.loose is None:
+            return None, 0.0
+        sure = self.lean >= OWN_SUIT_SHARE if own else self.margin >= SUIT_MARGIN
+        return (self.loose, self.scores[self.loose]) if sure else (None, 0.0)

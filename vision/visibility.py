@@ -181,9 +181,8 @@ class VisibilityMap:
 
     def _clipped_colour(self, raw_small: Image, glare: Image) -> Image:
         """Patches of coloured pixels with a channel clipped as taken, each at least
-        ``clipped_px`` and not touching glare. (Clipping by the white reference's correction,
-        when the markers lie in a shadow, is not counted: the 35 % shadow's cubes are read right
-        through it, and a deeper shadow's are not; docs/vision.md, known limits.)"""
+        ``clipped_px`` and not touching glare. (The white reference's correction clips no colour:
+        a pixel it lifts past white is scaled down whole, vision/lighting.py ``apply_levels``.)"""
         b, g, r = cv2.split(raw_small)
         top = np.asarray(cv2.max(cv2.max(b, g), r))
         low = np.asarray(cv2.min(cv2.min(b, g), r))

@@ -106,3 +106,32 @@ def test_card_faces_in_a_living_room_are_never_confidently_wrong() -> None:
 
     faces = run_trial("cards", ROOMS["living-room"], range(2)).outcome("card faces")
     assert faces.wrong == 0 and faces.correct >= 0.8 * faces.total, faces
+
+
+def test_a_pixel_the_white_reference_lifts_past_white_keeps_its_colour() -> None:
+    """Markers in a shadow measure the paper at a third of its level: the stretch lifts the lit
+    part of the table past white. An orange cube there must stay orange (its red channel clipped
+    alone turned it yellow), the paper white, and a pixel the stretch keeps under white unchanged."""
+    import cv2
+    import numpy as np
+
+    from vision.colours import CUBE_COLOURS, label_image
+    from vision.lighting import WhiteReading, apply_levels
+
+    shadowed = WhiteReading((80.0, 80.0, 80.0), (8.0, 8.0, 8.0), 80.0, 0.0, 4)
+    pixels = np.array([[[30, 110, 220], [230, 230, 230], [20, 30, 40]]], np.uint8)  # orange, paper, dark
+    out = apply_levels(pixels, shadowed)
+    labels = label_image(np.asarray(cv2.cvtColor(out, cv2.COLOR_BGR2HSV), np.uint8), CUBE_COLOURS)
+    assert CUBE_COLOURS[int(labels[0, 0]) - 1].name == "orange", out[0, 0]
+    assert out[0, 1].tolist() == [255, 255, 255]
+    gain = shadowed.gains_bgr[0]
+    assert out[0, 2].tolist() == [int(25 + (v - 8) * gain) for v in (20, 30, 40)]
+
+
+def test_cubes_in_a_deep_shadow_over_the_markers_are_never_named_wrong() -> None:
+    """A shadow passing 35 % of the light arrives after setup over half the table, markers
+    included. Before, seeds 0 and 5 each named two zones' cubes wrong (an orange cube yellow in
+    the lit half); every zone is now read or unseen, and the lit half is read."""
+    trial = run_trial("cubes", BY_NAME["shadow-deep"], [0, 5])
+    outcome = trial.outcome("cube zones")
+    assert outcome.wrong == 0 and outcome.correct >= 10, outcome

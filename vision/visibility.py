@@ -61,6 +61,10 @@ piece or card does in a room's light (a card's inks are dark, and its paper clip
 colour). Patches touching white glare are glare's own edges."""
 COLOURED = 60
 """Least spread between a pixel's brightest and darkest channel for it to have a colour."""
+GLARE = "glare"
+CLIPPED_COLOUR = "a colour too bright to judge (over-exposed, or a lit screen)"
+"""The reasons :meth:`TableView.reason` gives for glare and a clipped colour (the pawn grid, being
+big, may still vouch for the pawns away from them: vision/pawn_view.py)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,13 +110,28 @@ class TableView:
             return "too dark"
         if zone.kind.camera.pieces:  # a glint hides a piece only when it is as big as one
             if np.any(self.big_glare[mask]):
-                return "glare"
+                return GLARE
         elif np.count_nonzero(self.glare[mask]) > GLARE_SHARE * n:
-            return "glare"
+            return GLARE
         if self.clipped_colour is not None:
             if np.any(self.clipped_colour[mask]):
-                return "a colour too bright to judge (over-exposed, or a lit screen)"
+                return CLIPPED_COLOUR
         return None
+
+    def clipped_colour_near(self, point_mm: tuple[float, float], reach_mm: float) -> bool:
+        """Is there a clipped coloured patch within ``reach_mm`` of a table point?"""
+        if self.clipped_colour is None:
+            return False
+        (u, v), = cv2.perspectiveTransform(np.array([[point_mm]], np.float64), self.table_to_map).reshape(-1, 2)
+        r = reach_mm * MAP_PX_PER_MM
+        h, w = self.clipped_colour.shape
+        u0, u1 = max(0, int(np.floor(u - r))), min(w, int(np.ceil(u + r)) + 1)
+        v0, v1 = max(0, int(np.floor(v - r))), min(h, int(np.ceil(v + r)) + 1)
+        if u0 >= u1 or v0 >= v1:
+            return False
+        vs, us = np.mgrid[v0:v1, u0:u1]
+        disc = (us - u) ** 2 + (vs - v) ** 2 <= r * r
+        return bool(np.any(self.clipped_colour[v0:v1, u0:u1][disc]))
 
 
 def rim_intrusions(not_mat: Image, paper: Image) -> Image:

@@ -135,3 +135,11 @@ def test_cubes_in_a_deep_shadow_over_the_markers_are_never_named_wrong() -> None
     trial = run_trial("cubes", BY_NAME["shadow-deep"], [0, 5])
     outcome = trial.outcome("cube zones")
     assert outcome.wrong == 0 and outcome.correct >= 10, outcome
+
+
+def test_pawns_beside_a_lit_phone_on_the_grid_are_read_one_by_one() -> None:
+    """Seeds 1-4 lay a lit phone on the Everest board: its icons are every pawn colour. Before,
+    the whole grid went unseen (16 of 16 pawns unsure); now only a pawn the screen may fake or
+    hide is unseen, the rest are read, and no pawn is placed on an icon."""
+    outcome = run_trial("pawns", BY_NAME["phone"], [1, 2, 3, 4]).outcome("pawn squares")
+    assert outcome.wrong == 0 and outcome.correct >= 12, outcome

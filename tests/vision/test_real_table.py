@@ -55,6 +55,7 @@ def test_cubes_on_a_table_of_a_cube_colour_are_unseen_and_say_why(surface: Surfa
         ("occupancy", "backs-near-mat"),
         ("occupancy", "green-felt"),
         ("occupancy", "phone"),
+        ("occupancy", "glass"),
     ],
 )
 def test_never_confidently_wrong_at_a_real_table(kind: str, name: str) -> None:

@@ -203,10 +203,10 @@ def apply_levels(image: Image, reading: WhiteReading) -> Image:
     keep = tuple(int(np.count_nonzero(levels[:, i] <= 255.0)) - 1 for i in range(3))
     if min(keep) >= 255:
         return out
-    past = cv2.inRange(image, (0, 0, 0), keep) == 0
-    if not past.any():
+    under = cv2.inRange(image, (0, 0, 0), keep)
+    if cv2.countNonZero(under) == under.size:
         return out
-    ys, xs = np.nonzero(past)
+    ys, xs = np.nonzero(under == 0)
     pix = image[ys, xs].astype(np.intp)
     stretched = levels[pix, np.arange(3)]
     top = stretched.max(axis=1, keepdims=True)

@@ -2,19 +2,20 @@
 view seen.
 
 A zone of cubes is small, and whatever covers part of it hides it whole. The grid is big: a lamp
-glints on one tile, a lit phone lies on one corner, and the pawns elsewhere are still in plain
-view. For glare and for a clipped colour (light given off: a lit screen) the pipeline asks here
-which pawns it can still vouch for:
+glints on one tile, a lit phone lies on one corner, a deep shadow darkens a few squares, and the
+pawns elsewhere are still in plain view. For glare, a patch too dark to see a pawn in, and a
+clipped colour (light given off: a lit screen) the pipeline asks here which pawns it can still
+vouch for:
 
 - a place of a pawn's colour near a clipped coloured patch is not a pawn: it may be an icon on
   the screen (not every icon clips: a green one may not, beside ones that do); a pawn seen only
   there is unseen, and one seen once elsewhere is seen there;
-- a pawn not found is unseen when glare or such a patch may hide it, unless it lies in plain
-  view on the table beside the grid;
+- a pawn not found is unseen when glare, the dark or such a patch may hide it, unless it lies
+  in plain view on the table beside the grid;
 - a colour seen in two places is already unseen (the detector never picks one);
 - every other pawn found is seen.
 
-Whatever else covers the grid (a hand, the dark) still makes the whole grid unseen: a hand is
+Whatever else covers the grid (a hand, a grid mostly dark) still makes the whole grid unseen: a hand is
 what moves pawns, and nothing may settle while it is there.
 """
 
@@ -29,7 +30,7 @@ from companion.core.seen import Pawns
 from vision.calibration import Calibration
 from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
-from vision.visibility import CLIPPED_COLOUR, GLARE, TableView
+from vision.visibility import CLIPPED_COLOUR, DARK_PATCH, GLARE, TableView
 
 LIT_REACH_MM = 25.0
 """A pawn found this close to a clipped coloured patch may be a screen's icon: a phone's icons
@@ -61,14 +62,15 @@ def pawns_in_part(
 ) -> PawnsInPart | None:
     """``view`` with the pawns that glare or a lit patch may hide or fake named unseen; None when
     the whole grid is unseen (``why`` is neither glare nor a clipped colour)."""
-    if why not in (None, GLARE, CLIPPED_COLOUR):
+    if why not in (None, GLARE, CLIPPED_COLOUR, DARK_PATCH):
         return None
     s_pawn_area = math.pi * (detector.settings.pawn_size_mm / 2) ** 2
     # glare comes first and keeps its rule: in a washed-out picture the pawns' own colours clip
     # beside the glare, so a clipped patch there is the pawn itself, not a screen (the benchmark's
     # red, yellow, green and blue pawns still read right; an orange pawn clipped may not)
     lit = why == CLIPPED_COLOUR
-    glare = why == GLARE or table.glare_at_least(zone, pad_mm, GLARE_HIDES * s_pawn_area)
+    # a pawn found is in view; one not found may lie in the glare or in a patch too dark to see
+    glare = why in (GLARE, DARK_PATCH) or table.glare_at_least(zone, pad_mm, GLARE_HIDES * s_pawn_area)
     squares = dict(view.squares)
     twice, faked = set(view.unseen), set()
     if lit:
@@ -93,7 +95,8 @@ def pawns_in_part(
     if faked:
         notes.append(f"the pawn of {', '.join(sorted(faked))} is seen only beside a lit screen")
     if hidden:
-        notes.append(f"{'a lit screen or glare' if lit else 'glare'} may hide the pawn of {', '.join(sorted(hidden))}")
+        what = "a lit screen or glare" if lit else "the dark" if why == DARK_PATCH else "glare"
+        notes.append(f"{what} may hide the pawn of {', '.join(sorted(hidden))}")
     unsure = twice | faked | hidden
     marked = replace(view, squares=squares, unseen=tuple(sorted(unsure)))
     return PawnsInPart(marked, "; ".join(notes) or None)

@@ -144,3 +144,14 @@ def test_pawns_beside_a_lit_phone_on_the_grid_are_read_one_by_one() -> None:
     hide is unseen, the rest are read, and no pawn is placed on an icon."""
     outcome = run_trial("pawns", BY_NAME["phone"], [1, 2, 3, 4]).outcome("pawn squares")
     assert outcome.wrong == 0 and outcome.correct >= 12, outcome
+
+
+def test_a_cube_too_dark_to_see_in_a_deeper_shadow_is_unseen_not_missed() -> None:
+    """A shadow passing 12 % of the light: a blue cube in it is too dark to have a colour, so it
+    read as bare table and seed 8's zone listed its cubes without it. A patch too dark to tell a
+    piece from the table, as big as a piece, now makes the zone unseen."""
+    from vision.render.perturb import Perturbation, hard_shadow
+
+    deeper = Perturbation("shadow-12", "a hard shadow passing 12 % of the light", room=lambda s, im, rng: hard_shadow(s, im, rng, (0.12, 0.12, 0.12)))
+    outcome = run_trial("cubes", deeper, [8]).outcome("cube zones")
+    assert outcome.wrong == 0 and outcome.correct >= 1, outcome

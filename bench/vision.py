@@ -9,6 +9,7 @@ waits for it to pass. Rendering is not timed.
     .venv/bin/python bench/vision.py [--scenes 50] [--levels easy middle hard] [--threads 1] [--json]
     .venv/bin/python bench/vision.py --section robustness [--robust-scenes 12] [--quick] [--conditions oak phone ...]
     .venv/bin/python bench/vision.py --section robustness --detectors cards --conditions deck-serif deck-serif/taught
+    .venv/bin/python bench/vision.py --section everyday [--robust-scenes 12]
 
 A deck condition's ``/taught`` row first teaches that deck as ``companion camera deck`` does (13 of
 its cards laid on the table, one camera picture; vision/deck_teach.py), then reads with it.
@@ -335,6 +336,56 @@ def taught_trial(kind: str, condition: Taught, scenes: int) -> Trial:
     with tempfile.TemporaryDirectory(prefix="taught-deck-") as folder:
         teach_rendered(condition.deck, folder)
         return run_trial(kind, condition, range(scenes), configure=lambda s: dataclasses.replace(s, card_templates=folder))
+EVERYDAY_SET: tuple[tuple[str, str], ...] = (
+    ("normal", "none"),
+    ("wood", "oak"),
+    ("green felt", "green-felt"),
+    ("webcam", "bayer-sharpen"),
+    ("lens shading", "lens-shading"),
+    ("laid by hand", "by-hand"),
+)
+"""Issue 23's everyday set: (label, condition) at the easy level. "normal" is the renderer's own
+tables, whose cards are the ordinary deck the built-in glyph templates were cut from (a taught
+deck); then a bare wood table, green baize, a webcam's Bayer demosaic and sharpening, its lens
+shading, and cards laid by hand. Target: correct >= 90 % and wrong <= 1 % on every row."""
+
+
+def run_everyday(kinds: list[str], scenes: int) -> bool:
+    """Print correct and confidently-wrong shares per detector on the everyday set; True when
+    every row meets the target."""
+    by_name: dict[str, Perturbation] = {p.name: p for p in [*PERTURBATIONS, *REAL_TABLE]}
+    print(f"Everyday set: {scenes} scenes per detector and condition (easy level, seeds 0..{scenes - 1}), whole pipeline, MJPG frames.")
+    head = f"{'detector':<10} {'condition':<13} {'measure':<15} {'n':>5} {'correct':>8} {'unsure':>7} {'wrong':>7}"
+    print(head)
+    print("-" * len(head))
+    ok = True
+    for kind in kinds:
+        pooled: dict[str, list[int]] = {}
+        for label, name in EVERYDAY_SET:
+            p = by_name[name]
+            if isinstance(p, Condition) and kind not in p.detectors:
+                continue
+            trial = run_trial(kind, p, range(scenes))
+            for measure, o in trial.outcomes.items():
+                marks = []
+                if o.share("wrong") > WRONG_AT_MOST:
+                    marks.append("WRONG > 1%")
+                if o.share("correct") < EVERYDAY_CORRECT:
+                    marks.append("CORRECT < 90%")
+                ok = ok and not marks
+                row = pooled.setdefault(measure, [0, 0, 0])
+                row[0], row[1], row[2] = row[0] + o.correct, row[1] + o.unsure, row[2] + o.wrong
+                print(
+                    f"{kind:<10} {label:<13} {measure:<15} {o.total:>5} {100 * o.share('correct'):7.1f}% {100 * o.share('unsure'):6.1f}%"
+                    f" {100 * o.share('wrong'):6.1f}%{'  ' + ', '.join(marks) if marks else ''}"
+                )
+            sys.stdout.flush()
+        for measure, (c, u, w) in pooled.items():
+            n = c + u + w
+            print(f"{kind:<10} {'(all)':<13} {measure:<15} {n:>5} {100 * c / n:7.1f}% {100 * u / n:6.1f}% {100 * w / n:6.1f}%")
+    print()
+    print(f"target: correct >= {100 * EVERYDAY_CORRECT:.0f} % and wrong <= {100 * WRONG_AT_MOST:.0f} % on every row;", "met" if ok else "NOT met (marked above)")
+    return ok
 
 
 def _svg_installed() -> bool:
@@ -350,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--detectors", nargs="+", default=["occupancy", "cubes", "pawns", "cards"], choices=["occupancy", "cubes", "pawns", "cards"])
     parser.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: one core's cost)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table (accuracy section)")
-    parser.add_argument("--section", choices=["accuracy", "robustness", "all"], help="default: all (accuracy only with --json)")
+    parser.add_argument("--section", choices=["accuracy", "robustness", "everyday", "all"], help="default: all (accuracy only with --json)")
     parser.add_argument("--robust-scenes", type=int, default=12, help="scenes per detector in the robustness section (default 12)")
     parser.add_argument("--quick", action="store_true", help="10 scenes per level, 4 per robustness row: a minute or so")
     parser.add_argument("--conditions", nargs="+", help="robustness rows to run, by name (default: all)")
@@ -362,6 +413,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.scenes < 1:
         parser.error("--scenes must be at least 1")
     cv2.setNumThreads(args.threads)
+    if args.section == "everyday":
+        return 0 if run_everyday(args.detectors, args.robust_scenes) else 1
     robust_ok = True
     if args.section in ("robustness", "all"):
         robust_ok = run_robustness(args.detectors, args.robust_scenes, args.conditions)

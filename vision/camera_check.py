@@ -11,7 +11,9 @@ From one frame of the table (markers in view) it measures:
 - **glare**: clipped white on the table;
 - **mat**: that the bare mat is a clear colour (not white or grey);
 - **table colour**: that the bare mat is not itself the colour of a cube (a green cube on green
-  baize cannot be seen: every cube zone would be unseen).
+  baize cannot be seen: every cube zone would be unseen);
+- **lens**: how far the lens's bend puts zones from where the markers' homography has them
+  (vision/lens_check.py); past a few millimetres, calibrate the lens (``companion camera lens``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 from vision.calibration import Calibration, CalibrationError, MarkerLayout, calibrate
 from vision.colours import CUBE_COLOURS, ColourRange, hidden_by_surface
 from vision.frame import Image
+from vision.lens_check import LENS_OFF_MM, measure_bend
 from vision.lighting import TableLight
 from vision.visibility import VisibilityMap
 
@@ -96,8 +99,15 @@ def edge_sigma(gray: Image, centre: tuple[float, float], side_px: float) -> floa
     return math.sqrt(max(0.0, (contrast / (slope * math.sqrt(2 * math.pi))) ** 2 - 0.7**2))
 
 
-def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07, cube_colours: tuple[ColourRange, ...] = CUBE_COLOURS) -> CameraCheck:
-    """Measure ``image`` of the table whose markers are ``layout``; see the module docstring."""
+def check_frame(
+    image: Image,
+    layout: MarkerLayout,
+    mat_distance: float = 0.07,
+    cube_colours: tuple[ColourRange, ...] = CUBE_COLOURS,
+    lens_calibrated: bool = False,
+) -> CameraCheck:
+    """Measure ``image`` of the table whose markers are ``layout``; see the module docstring.
+    ``lens_calibrated``: ``image`` was straightened with the table's lens calibration."""
     try:
         cal = calibrate(image, layout)
     except CalibrationError as exc:
@@ -169,4 +179,20 @@ def check_frame(image: Image, layout: MarkerLayout, mat_distance: float = 0.07, 
         items.append(CheckItem("table colour", False, f"the bare mat is the colour of {what} cubes", fix))
     else:
         items.append(CheckItem("table colour", True, "no cube colour is the mat's"))
+    items.append(lens_item(image, layout, lens_calibrated))
     return CameraCheck(tuple(items))
+
+
+def lens_item(image: Image, layout: MarkerLayout, lens_calibrated: bool) -> CheckItem:
+    """The ``lens`` line: does the lens bend the table enough to put zones off?"""
+    bend = measure_bend(image, layout)
+    if bend is None:
+        return CheckItem("lens", True, "not measured (the markers' corners were not all found)")
+    kind = "barrel" if bend.k1 < 0 else "pincushion"
+    measured = f"{kind} {100 * abs(bend.k1):.0f}% at the corners: zones up to {bend.off_mm:.1f} mm off (limit {LENS_OFF_MM:g})"
+    if not bend.matters:
+        return CheckItem("lens", True, measured + ("; the lens is calibrated" if lens_calibrated else ""))
+    if lens_calibrated:
+        return CheckItem("lens", False, measured + " after straightening", "the lens calibration does not fit this camera: run `companion camera lens` again")
+    fix = "the lens bends the table's straight edges: calibrate it once with `companion camera lens` and set lens_file (docs/vision.md)"
+    return CheckItem("lens", False, measured, fix)

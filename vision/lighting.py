@@ -189,9 +189,26 @@ def _chroma(samples: FloatArray) -> FloatArray:
 
 def apply_levels(image: Image, reading: WhiteReading) -> Image:
     """``image`` with each channel stretched so the markers' black and paper land on
-    ``INK_OUT`` and ``PAPER_OUT`` (one table lookup per pixel)."""
+    ``INK_OUT`` and ``PAPER_OUT`` (one table lookup per pixel).
+
+    A pixel the stretch would take past white in some channel is scaled down whole instead of
+    clipped there, so it keeps its colour: when the markers lie in a shadow the rest of the table
+    is lifted past white, and clipping its red channel would turn an orange cube yellow."""
     ramp = np.arange(256, dtype=np.float32)
     gains = reading.gains_bgr
-    lut = np.stack([np.clip(INK_OUT + (ramp - reading.black_bgr[i]) * gains[i], 0, 255) for i in range(3)], axis=1)
-    lut = lut.astype(np.uint8).reshape(256, 1, 3)
-    return np.asarray(cv2.LUT(image, lut), np.uint8)
+    levels = np.stack([INK_OUT + (ramp - reading.black_bgr[i]) * gains[i] for i in range(3)], axis=1)
+    lut = np.clip(levels, 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    out = np.asarray(cv2.LUT(image, lut), np.uint8)
+    # per channel, the highest value the stretch keeps at or under white
+    keep = tuple(int(np.count_nonzero(levels[:, i] <= 255.0)) - 1 for i in range(3))
+    if min(keep) >= 255:
+        return out
+    under = cv2.inRange(image, (0, 0, 0), keep)
+    if cv2.countNonZero(under) == under.size:
+        return out
+    ys, xs = np.nonzero(under == 0)
+    pix = image[ys, xs].astype(np.intp)
+    stretched = levels[pix, np.arange(3)]
+    top = stretched.max(axis=1, keepdims=True)
+    out[ys, xs] = np.clip(stretched * (255.0 / np.maximum(top, 255.0)), 0, 255).astype(np.uint8)
+    return out

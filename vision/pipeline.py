@@ -42,6 +42,7 @@ from vision.settings import VisionSettings
 from vision.sources import FrameSource
 from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
+from vision.pawn_view import pawns_in_part
 from vision.stability import FaceVote, SettledZone, ZoneStabiliser, vision_seen
 from vision.visibility import VisibilityMap
 from vision.zones import check_zones
@@ -159,7 +160,6 @@ class VisionPipeline:
         seen_frame = Frame(corrected, frame.t, frame.index)
         out: list[Observation] = []
         unseen: list[tuple[str, str]] = []
-        s_pawn_area = math.pi * (self.settings.pawn_size_mm / 2) ** 2
         for detector, zones in self._work:
             for observation in detector(seen_frame, calibration, zones):
                 zone = self._by_name[str(observation.payload["zone"])]
@@ -170,20 +170,16 @@ class VisionPipeline:
                     if why is not None and zone.name in self._looked_at and view.reason(self._looked_at[zone.name]) is None:
                         why = None  # what covers the card lies only on the part the next row hides
                 seen = vision_seen(observation) if zone.kind.camera is Watch.PAWNS else None
-                if seen is not None and isinstance(seen.view, Pawns):
-                    # glare hides no pawn when every pawn is in view; with one missing, any glint may be
-                    # why, and then only the missing pawns are unseen: the pawns in view are still seen
-                    missing = self._players - set(seen.view.squares)
-                    if not missing:
-                        why = None if why == "glare" else why
-                    elif why == "glare" or (why is None and view.glare_at_least(zone, self._pad[Watch.PAWNS], 0.5 * s_pawn_area)):
-                        # a missing pawn may be under a patch of glare that big, unless it lies in view off the board
+                if not soft and seen is not None and isinstance(seen.view, Pawns):
+                    part = pawns_in_part(
+                        seen.view, why, view, zone, self._pad[Watch.PAWNS], self._pawns, seen_frame, calibration,
+                        self._players, lambda: self._seen_off_the_grid(seen_frame, calibration, zone),
+                    )
+                    if part is not None:
                         why = None
-                        if not missing <= self._seen_off_the_grid(seen_frame, calibration, zone):
-                            hidden = tuple(sorted(missing))
-                            marked = dataclasses.replace(seen.view, unseen=hidden)
-                            observation = VisionSeen(seen.zone, marked, seen.t).observation(observation.source)
-                            unseen.append((zone.name, f"glare may hide the pawn of {', '.join(hidden)}"))
+                        observation = VisionSeen(seen.zone, part.view, seen.t).observation(observation.source)
+                        if part.note is not None:
+                            unseen.append((zone.name, part.note))
                 if why is None:
                     out.append(self.faces.smooth(observation))
                 else:

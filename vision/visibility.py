@@ -61,6 +61,14 @@ piece or card does in a room's light (a card's inks are dark, and its paper clip
 colour). Patches touching white glare are glare's own edges."""
 COLOURED = 60
 """Least spread between a pixel's brightest and darkest channel for it to have a colour."""
+DARK_PIECE_SHARE = 1.0
+"""In a zone of cubes or pawns, a too-dark patch this many times a piece's top may be a piece in
+a deep shadow (too dark to have a colour, so taken for the table): the zone is unseen."""
+GLARE = "glare"
+DARK_PATCH = "a patch too dark to tell a piece from the table"
+CLIPPED_COLOUR = "a colour too bright to judge (over-exposed, or a lit screen)"
+"""The reasons :meth:`TableView.reason` gives for glare and a clipped colour (the pawn grid, being
+big, may still vouch for the pawns away from them: vision/pawn_view.py)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +84,8 @@ class TableView:
     table_to_map: FloatArray
     clipped_colour: Image | None = None
     """Coloured pixels with a clipped channel, in patches big enough to matter to a piece."""
+    big_dark: Image | None = None
+    """The too-dark patches big enough to be a piece."""
 
     def _zone_mask(self, zone: Zone, pad_mm: float) -> Image:
         mask = np.zeros(self.intrusion.shape, np.uint8)
@@ -106,13 +116,40 @@ class TableView:
             return "too dark"
         if zone.kind.camera.pieces:  # a glint hides a piece only when it is as big as one
             if np.any(self.big_glare[mask]):
-                return "glare"
+                return GLARE
+            if self.big_dark is not None and np.any(self.big_dark[mask]):
+                return DARK_PATCH
         elif np.count_nonzero(self.glare[mask]) > GLARE_SHARE * n:
-            return "glare"
+            return GLARE
         if self.clipped_colour is not None:
             if np.any(self.clipped_colour[mask]):
-                return "a colour too bright to judge (over-exposed, or a lit screen)"
+                return CLIPPED_COLOUR
         return None
+
+    def clipped_colour_near(self, point_mm: tuple[float, float], reach_mm: float) -> bool:
+        """Is there a clipped coloured patch within ``reach_mm`` of a table point?"""
+        if self.clipped_colour is None:
+            return False
+        (u, v), = cv2.perspectiveTransform(np.array([[point_mm]], np.float64), self.table_to_map).reshape(-1, 2)
+        r = reach_mm * MAP_PX_PER_MM
+        h, w = self.clipped_colour.shape
+        u0, u1 = max(0, int(np.floor(u - r))), min(w, int(np.ceil(u + r)) + 1)
+        v0, v1 = max(0, int(np.floor(v - r))), min(h, int(np.ceil(v + r)) + 1)
+        if u0 >= u1 or v0 >= v1:
+            return False
+        vs, us = np.mgrid[v0:v1, u0:u1]
+        disc = (us - u) ** 2 + (vs - v) ** 2 <= r * r
+        return bool(np.any(self.clipped_colour[v0:v1, u0:u1][disc]))
+
+
+def _big_patches(mask: Image, least_px: int) -> Image:
+    """The connected patches of ``mask`` of at least ``least_px`` pixels."""
+    if not mask.any():
+        return np.zeros_like(mask)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    big = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] >= least_px)
+    big = big[big > 0]
+    return np.isin(labels, big).astype(np.uint8) if len(big) else np.zeros_like(mask)
 
 
 def rim_intrusions(not_mat: Image, paper: Image) -> Image:
@@ -135,6 +172,7 @@ class VisibilityMap:
         self.layout = layout
         self.piece_px = max(1, int(round(GLARE_PIECE_SHARE * piece_mm * piece_mm * MAP_PX_PER_MM**2)))
         self.clipped_px = max(1, int(round(CLIPPED_COLOUR_SHARE * piece_mm * piece_mm * MAP_PX_PER_MM**2)))
+        self.dark_px = max(1, int(round(DARK_PIECE_SHARE * piece_mm * piece_mm * MAP_PX_PER_MM**2)))
         self._appearance: FloatArray | None = None
         self._since: FloatArray | None = None
         self._t: float | None = None
@@ -177,13 +215,12 @@ class VisibilityMap:
             big = big[big > 0]
             if len(big):
                 big_glare = np.isin(labels, big).astype(np.uint8)
-        return TableView(intrusion, dark, glare, big_glare, self.table_to_map, self._clipped_colour(raw_small, glare))
+        return TableView(intrusion, dark, glare, big_glare, self.table_to_map, self._clipped_colour(raw_small, glare), _big_patches(dark, self.dark_px))
 
     def _clipped_colour(self, raw_small: Image, glare: Image) -> Image:
         """Patches of coloured pixels with a channel clipped as taken, each at least
-        ``clipped_px`` and not touching glare. (Clipping by the white reference's correction,
-        when the markers lie in a shadow, is not counted: the 35 % shadow's cubes are read right
-        through it, and a deeper shadow's are not; docs/vision.md, known limits.)"""
+        ``clipped_px`` and not touching glare. (The white reference's correction clips no colour:
+        a pixel it lifts past white is scaled down whole, vision/lighting.py ``apply_levels``.)"""
         b, g, r = cv2.split(raw_small)
         top = np.asarray(cv2.max(cv2.max(b, g), r))
         low = np.asarray(cv2.min(cv2.min(b, g), r))

@@ -92,7 +92,12 @@ def check(args: argparse.Namespace) -> int:
         raise ConfigError(f"camera check: {spec} gave no picture")
     w, h = frame.size
     print(f"{spec}: {w}x{h}, frame {frame.index + 1}")
-    result = check_frame(frame.image, settings.markers, settings.mat_distance, settings.cube_colours)
+    image = frame.image
+    if settings.lens_file:
+        from vision.lens import LensCalibration, Undistorter
+
+        image = Undistorter(LensCalibration.load(settings.lens_file))(image)  # as the pipeline sees it
+    result = check_frame(image, settings.markers, settings.mat_distance, settings.cube_colours, bool(settings.lens_file))
     for line in result.report():
         print(line)
     print("the camera is ready" if result.ok else "fix the lines marked FIX, then run this again (docs/vision.md, 'Setting up the camera')")

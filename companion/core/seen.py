@@ -107,7 +107,8 @@ class Cubes:
 @dataclass(frozen=True)
 class Pawns:
     """Each player's pawn on the grid, (x, y); a pawn off the grid or not found is left out, and
-    ``unseen`` names the players whose pawns the camera cannot see (glare may hide them)."""
+    ``unseen`` names the players whose pawns the camera cannot see (glare or a lit screen may hide
+    them, or the pawn is seen in two places)."""
 
     squares: Mapping[str, tuple[int, int]]
     unseen: tuple[str, ...] = ()

@@ -144,3 +144,28 @@ def test_pyramid_slots_on_a_middle_table_faces_as_measured(rendered: Rendered) -
         if state["card"] is not None:
             assert state["card"][:-1] == truth["card"][:-1], zone  # ranks are read reliably
         assert obs.payload["zone_kind"] == PYRAMID_SLOT.name
+
+
+def test_a_pawn_colour_seen_in_two_places_is_unseen_never_placed() -> None:
+    """Two red patches of a pawn's size on the grid (a pawn and a look-alike: a sticker, an icon):
+    the red pawn is named unseen and placed on neither; the other pawns are still read."""
+    from vision.render import tables
+    from vision.render.scene import PawnItem
+
+    sc = scene("pawns", 0, "easy")
+    taken = {sq for sq in sc.truth.pawn_squares.values() if sq is not None}
+    red = sc.truth.pawn_squares["red"]
+    assert red is not None
+    spare = next(
+        (x, y) for x in range(1, 9) for y in range(1, 7)
+        if (x, y) not in taken and (x, y) not in tables.EVEREST_NOTCHES and abs(x - red[0]) + abs(y - red[1]) >= 3
+    )
+    twin = dataclasses.replace(sc, pawns=(*sc.pawns, PawnItem("red", tables.square_centre(*spare))))
+    image = render(twin)
+    players = {"red": "anna", "yellow": "ben", "green": "cleo", "blue": "dan"}
+    (obs,) = PawnDetector(players_by_colour=players)(Frame(image, 0.0), calibrate(image, twin.layout), twin.zones)
+    state = obs.payload["state"]
+    assert state.get("unseen_pawns") == ["anna"] and "anna" not in state["pawns"], state
+    for colour, square in sc.truth.pawn_squares.items():
+        if colour != "red" and square is not None:
+            assert state["pawns"][players[colour]] == list(square), colour

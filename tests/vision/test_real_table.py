@@ -55,6 +55,7 @@ def test_cubes_on_a_table_of_a_cube_colour_are_unseen_and_say_why(surface: Surfa
         ("occupancy", "backs-near-mat"),
         ("occupancy", "green-felt"),
         ("occupancy", "phone"),
+        ("occupancy", "glass"),
     ],
 )
 def test_never_confidently_wrong_at_a_real_table(kind: str, name: str) -> None:
@@ -106,3 +107,51 @@ def test_card_faces_in_a_living_room_are_never_confidently_wrong() -> None:
 
     faces = run_trial("cards", ROOMS["living-room"], range(2)).outcome("card faces")
     assert faces.wrong == 0 and faces.correct >= 0.8 * faces.total, faces
+
+
+def test_a_pixel_the_white_reference_lifts_past_white_keeps_its_colour() -> None:
+    """Markers in a shadow measure the paper at a third of its level: the stretch lifts the lit
+    part of the table past white. An orange cube there must stay orange (its red channel clipped
+    alone turned it yellow), the paper white, and a pixel the stretch keeps under white unchanged."""
+    import cv2
+    import numpy as np
+
+    from vision.colours import CUBE_COLOURS, label_image
+    from vision.lighting import WhiteReading, apply_levels
+
+    shadowed = WhiteReading((80.0, 80.0, 80.0), (8.0, 8.0, 8.0), 80.0, 0.0, 4)
+    pixels = np.array([[[30, 110, 220], [230, 230, 230], [20, 30, 40]]], np.uint8)  # orange, paper, dark
+    out = apply_levels(pixels, shadowed)
+    labels = label_image(np.asarray(cv2.cvtColor(out, cv2.COLOR_BGR2HSV), np.uint8), CUBE_COLOURS)
+    assert CUBE_COLOURS[int(labels[0, 0]) - 1].name == "orange", out[0, 0]
+    assert out[0, 1].tolist() == [255, 255, 255]
+    gain = shadowed.gains_bgr[0]
+    assert out[0, 2].tolist() == [int(25 + (v - 8) * gain) for v in (20, 30, 40)]
+
+
+def test_cubes_in_a_deep_shadow_over_the_markers_are_never_named_wrong() -> None:
+    """A shadow passing 35 % of the light arrives after setup over half the table, markers
+    included. Before, seeds 0 and 5 each named two zones' cubes wrong (an orange cube yellow in
+    the lit half); every zone is now read or unseen, and the lit half is read."""
+    trial = run_trial("cubes", BY_NAME["shadow-deep"], [0, 5])
+    outcome = trial.outcome("cube zones")
+    assert outcome.wrong == 0 and outcome.correct >= 10, outcome
+
+
+def test_pawns_beside_a_lit_phone_on_the_grid_are_read_one_by_one() -> None:
+    """Seeds 1-4 lay a lit phone on the Everest board: its icons are every pawn colour. Before,
+    the whole grid went unseen (16 of 16 pawns unsure); now only a pawn the screen may fake or
+    hide is unseen, the rest are read, and no pawn is placed on an icon."""
+    outcome = run_trial("pawns", BY_NAME["phone"], [1, 2, 3, 4]).outcome("pawn squares")
+    assert outcome.wrong == 0 and outcome.correct >= 12, outcome
+
+
+def test_a_cube_too_dark_to_see_in_a_deeper_shadow_is_unseen_not_missed() -> None:
+    """A shadow passing 12 % of the light: a blue cube in it is too dark to have a colour, so it
+    read as bare table and seed 8's zone listed its cubes without it. A patch too dark to tell a
+    piece from the table, as big as a piece, now makes the zone unseen."""
+    from vision.render.perturb import Perturbation, hard_shadow
+
+    deeper = Perturbation("shadow-12", "a hard shadow passing 12 % of the light", room=lambda s, im, rng: hard_shadow(s, im, rng, (0.12, 0.12, 0.12)))
+    outcome = run_trial("cubes", deeper, [8]).outcome("cube zones")
+    assert outcome.wrong == 0 and outcome.correct >= 1, outcome

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -27,12 +28,42 @@ PAD = 0.5
 """Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 
 
+@dataclass(frozen=True)
+class Sighting:
+    """Where one pawn colour is seen."""
+
+    square: tuple[int, int] | None
+    """(x, y) on the grid, or None in the margin round it (off the board)."""
+    at_mm: tuple[float, float]
+    """Table mm of the pawn's centre."""
+
+
+@dataclass(frozen=True)
+class GridReading:
+    """What the grid shows in one frame."""
+
+    candidates: Mapping[str, tuple[Sighting, ...]]
+    """Colour -> each place a pawn of it may be, biggest patch first (patches of one colour less
+    than a pawn apart are one pawn's parts)."""
+
+    @property
+    def found(self) -> dict[str, Sighting]:
+        """Colour -> its pawn, for each colour seen in one place."""
+        return {c: places[0] for c, places in self.candidates.items() if len(places) == 1}
+
+    @property
+    def twice(self) -> tuple[str, ...]:
+        """Colours seen in two places more than a pawn apart (a pawn and a screen's icon): unseen."""
+        return tuple(c for c, places in self.candidates.items() if len(places) > 1)
+
+
 class PawnDetector:
     """``{"pawns": {player: [x, y]}}`` for a grid zone (:attr:`Watch.PAWNS`): x 1..8 west to east, y 1..6 south to north.
 
     The grid polygon is its corners south-west, south-east, north-east, north-west; the board is
-    resampled square-true, each pawn colour's largest patch is the pawn, and its centre names the
-    square. A pawn off the grid (or unseen) is left out.
+    resampled square-true, a pawn colour's patch is the pawn, and its centre names the square. A
+    pawn off the grid (or not found) is left out; a colour seen in two places (a pawn and an icon
+    of its colour on a lit phone) is named in ``unseen``, never placed on either.
     """
 
     watches = Watch.PAWNS
@@ -66,34 +97,47 @@ class PawnDetector:
             return made
         return got
 
-    def squares(self, frame: Frame, calibration: Calibration, zone: Zone) -> dict[str, tuple[int, int]]:
-        """Colour -> (x, y) of each pawn seen on the grid."""
+    def read(self, frame: Frame, calibration: Calibration, zone: Zone) -> GridReading:
+        """Each pawn colour's sighting on the grid (and its margin), and the colours seen twice."""
         raster_from_table, w, h, per_square = self._raster(zone)
         roi = cv2.warpPerspective(frame.image, raster_from_table @ calibration.table_from_image, (w, h), flags=cv2.INTER_LINEAR)
         mm_per_square = per_square / self.settings.px_per_mm
         pawn_px = self.settings.pawn_size_mm / mm_per_square * per_square
         area = math.pi * (pawn_px / 2) ** 2
-        best: dict[str, Blob] = {}
+        candidates: dict[str, list[Blob]] = {}
         for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
             if blob.pixels > MOST_AREA * area:
                 continue  # a mug, a book: bigger than any pawn
-            if blob.colour not in best or blob.pixels > best[blob.colour].pixels:
-                best[blob.colour] = blob
-        out = {}
-        for colour, blob in best.items():
-            x = math.floor(blob.centre[0] / per_square - PAD) + 1
-            y = ROWS - math.floor(blob.centre[1] / per_square - PAD)
-            if 1 <= x <= COLUMNS and 1 <= y <= ROWS:
-                out[colour] = (x, y)
-        return out
+            candidates.setdefault(blob.colour, []).append(blob)
+        table_from_raster = np.linalg.inv(raster_from_table)
+        places: dict[str, tuple[Sighting, ...]] = {}
+        for colour, blobs in candidates.items():
+            mains: list[Blob] = []
+            for blob in sorted(blobs, key=lambda b: -b.pixels):
+                if not any(math.dist(blob.centre, m.centre) <= pawn_px for m in mains):
+                    mains.append(blob)
+            places[colour] = tuple(self._sighting(m, per_square, table_from_raster) for m in mains)
+        return GridReading(places)
+
+    @staticmethod
+    def _sighting(blob: Blob, per_square: float, table_from_raster: FloatArray) -> Sighting:
+        x = math.floor(blob.centre[0] / per_square - PAD) + 1
+        y = ROWS - math.floor(blob.centre[1] / per_square - PAD)
+        at = cv2.perspectiveTransform(np.array([[blob.centre]], np.float64), table_from_raster).reshape(2)
+        return Sighting((x, y) if 1 <= x <= COLUMNS and 1 <= y <= ROWS else None, (float(at[0]), float(at[1])))
+
+    def squares(self, frame: Frame, calibration: Calibration, zone: Zone) -> dict[str, tuple[int, int]]:
+        """Colour -> (x, y) of each pawn seen once on the grid."""
+        return {c: s.square for c, s in self.read(frame, calibration, zone).found.items() if s.square is not None}
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         out = []
         for zone in zones:
             if zone.kind.camera is self.watches and len(zone.polygon) == 4:
-                seen = self.squares(frame, calibration, zone)
-                pawns = {self.players_by_colour[c]: square for c, square in sorted(seen.items())}
-                out.append(vision_observation(zone, Pawns(pawns), frame.t))
+                reading = self.read(frame, calibration, zone)
+                pawns = {self.players_by_colour[c]: s.square for c, s in sorted(reading.found.items()) if s.square is not None}
+                twice = tuple(sorted(self.players_by_colour[c] for c in reading.twice))
+                out.append(vision_observation(zone, Pawns(pawns, twice), frame.t))
         return out
 
     def seen_off_the_grid(self, frame: Frame, calibration: Calibration, zone: Zone, table: tuple[float, float, float, float]) -> set[str]:

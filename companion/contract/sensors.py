@@ -142,6 +142,13 @@ class SensorPlan(Protocol):
         read the time between two moves."""
         ...
 
+    def made_already(self, state: Any, move: Move, legal: bool) -> bool:
+        """True when the table made ``move`` with an earlier move's rows, so nothing is done or read
+        for it now (``legal``: the game's verdict on it). Escape House: the last played card turned
+        up once everyone has played is the resolve, so a game's ``reveal`` of it (whose row is the
+        resolve, :meth:`table_moves`) and the ``resolve`` after it are one event at the table."""
+        ...
+
     def actions(self, state: Any, move: Move, after: Any, legal: bool) -> Sequence[Action]:
         """What the table does to make ``move`` in ``state`` (``after`` is the state it leads to;
         ``legal`` False: the move is refused, and the actions end by undoing it at the table, as the
@@ -164,3 +171,6 @@ class PlanDefaults:
 
     def gap_from(self, state: Any, move: Move) -> float | None:
         return None
+
+    def made_already(self, state: Any, move: Move, legal: bool) -> bool:
+        return False

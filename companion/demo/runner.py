@@ -235,9 +235,13 @@ class SensorRun:
         # The plan sees the move at the table's time (the session's state is in table time): what a
         # reader makes of a card can depend on how long ago the last one came.
         now = move.replace(t=time.time()) if move.t is not None else move
-        table_moves = tuple(plan.table_moves(state, now))
-        _, after = self.game.play(state, now)
-        actions = tuple(plan.actions(state, now, after, file_verdict.ok))
+        if plan.made_already(state, now, file_verdict.ok):
+            table_moves: tuple[Move, ...] = ()
+            actions: tuple[Action, ...] = ()  # its rows were written with an earlier move's
+        else:
+            table_moves = tuple(plan.table_moves(state, now))
+            _, after = self.game.play(state, now)
+            actions = tuple(plan.actions(state, now, after, file_verdict.ok))
         expected, entries, shows = self._do(index, actions)
         self._claim_trailing(block=False)
         claimed, missing = self.collector.claim(expected, index, SETTLE_TIMEOUT_S)

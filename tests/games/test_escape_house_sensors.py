@@ -233,12 +233,49 @@ def test_every_legal_flip_penalty_dealt_card_draw_trade_clear_and_discard_of_a_l
         if verdict.ok and move.verb in ("dealt", "flip", "penalty", "discard", "draw", "trade", "clear"):
             assert all(isinstance(a, Tap) for a in actions) and actions, (move, actions)
             made[move.verb] = made.get(move.verb, 0) + 1
-        if verdict.ok and isinstance(move, Reveal):  # a tap, unless the tap pad reads it as the resolve
-            first = actions[0]
-            assert actions == (Tap("tap", move.card),) or isinstance(first, Enter) and "resolve" in first.why, (move, actions)
+        if verdict.ok and isinstance(move, Reveal):  # a tap, even the last one, which the tap pad reads as the resolve
+            assert actions == (Tap("tap", move.card),), (move, actions)
         assert actions and all(a.why for a in actions if isinstance(a, Enter))
         state = after
     assert made["dealt"] == 24 and made["flip"] >= 1 and made["clear"] >= 1
+
+
+def test_the_last_card_revealed_on_its_own_is_a_tap_whose_row_is_the_resolve_and_the_resolve_after_it_is_made_already() -> None:
+    state = everyone_played()
+    *first, last = state.played
+    state = play(state, *(mv(p.by, "reveal", card=p.card) for p in first))
+    reveal = Reveal(by=last.by, card=last.card)
+    verdict, revealed = GAME.play(state, reveal)
+    assert verdict.ok and revealed.phase is Phase.ACTION
+    assert PLAN.actions(state, reveal, revealed, True) == (Tap("tap", last.card),)
+    assert PLAN.table_moves(state, reveal) == (Resolve(),)
+    resolve = Resolve()
+    at_table = GAME.play(state, resolve)[1]  # what the tap pad wrote
+    assert at_table.phase is not Phase.ACTION and at_table == GAME.play(revealed, resolve)[1]
+    assert PLAN.made_already(at_table, resolve, True)
+    # a resolve refused in the resolve phase is still entered and refused; one in the action phase is no made move
+    assert not PLAN.made_already(at_table, resolve, False)
+    assert not PLAN.made_already(revealed, resolve, True) and not PLAN.made_already(state, resolve, True)
+    # with must_play off the last card is only its reveal
+    loose_state = play(to_action(loose()), mv(A, "play", card="key-1", target=A))
+    loose_reveal = Reveal(by=A, card="key-1")
+    assert PLAN.table_moves(loose_state, loose_reveal) == (loose_reveal,)
+
+
+@pytest.mark.slow
+def test_a_game_that_reveals_the_last_card_then_resolves_is_read_whole_by_the_pads(tmp_path: Path) -> None:
+    """Generated seed 14 turns the last card up as a reveal of its own (move 124) and resolves at
+    once: through the whole runner (firmware, bridge, table model, session) both are the table's,
+    nothing entered, nothing misread."""
+    from companion.demo.account import How
+    from companion.demo.measure import TableGame, play_through
+
+    header, moves = SPEC.playout(14, max_moves=200, illegal_every=10)
+    assert moves[123].verb == "reveal" and moves[124].verb == "resolve"
+    report, _ = play_through(SPEC, TableGame("seed 14 to its end of round", header, tuple(moves[:126])), tmp_path)
+    by_index = {r.index: r for r in report.results}
+    assert by_index[123].how is How.SENSORS and by_index[124].how is How.SENSORS, (by_index[123], by_index[124])
+    assert not [r for r in report.results if r.how is How.MISREAD] and not report.setup_misread
 
 
 def test_a_resolve_by_the_tap_pad_is_a_reveal_for_each_card_but_the_last() -> None:

@@ -236,3 +236,31 @@ def test_swap_cubes_with_both_cards_down_is_finished_by_the_cubes_the_camera_see
     # With one card down the cubes moved are still unexplained: the move needs its second card.
     one = evolve(state, laid=("2H",), hands=(state.hands[0] | {"3H"}, state.hands[1]))
     assert isinstance(GAME.interpret_table(one, read_seen(Observation("camera", 7.0, ObservationKind.VISION, payload))), Unexplained)
+
+
+def test_take_a_discard_with_several_cubes_waits_for_the_cube_the_camera_sees_paid(tmp_path: Path) -> None:
+    table = placed(tmp_path)
+    watch = PendingWatch(lambda: table.session, timeout_s=5.0)
+    try:
+        assert move_of(table.put("discard", "2H"))[:2] == ("half", True)
+        assert move_of(table.put("discard", "3H"))[:2] == ("swap_cubes", True)
+        held = table.board["scores"][ADAM]["control_cubes"]
+        assert len(held) == 2 and table.board["turn"] == ADAM
+        assert table.lift("discard", "3H").move is None  # the top discard lifted off the pile
+        assert move_of(table.tap(f"hand-{ADAM}", "3H")) == ("lift", True, ())
+        # the camera is slow to settle: the lift waits, and becomes one alert when left too long
+        table.clock.t += 5.0
+        (due,) = watch.look()
+        assert due.zone == "discard" and "3H" in due.what and "Cube Pile" in due.fix
+        deadline = time.monotonic() + 5
+        while not table.session.board()["alerts"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert [a["zone"] for a in table.session.board()["alerts"]] == ["discard"]
+        pile = table.board["cube_pile"]
+        paid = view(table, "cube-pile", sorted([*pile, held[1]]))
+        assert move_of(paid) == ("take_discard", True, ()) and paid.move is not None and paid.move["cube"] == held[1]
+        assert view(table, f"cubes-{ADAM}", [held[0]]).move is None  # as the state has it now
+        assert table.board["scores"][ADAM]["control_cubes"] == [held[0]] and "3H" in GAME.view(table.session.state, ADAM)["hand"]
+        assert GAME.pending(table.session.state) == () and table.session.board()["alerts"] == []
+    finally:
+        table.close()

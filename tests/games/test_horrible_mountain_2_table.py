@@ -6,7 +6,7 @@ from typing import Any
 
 from companion.core import Observation, ObservationKind, Unexplained
 from companion.games.horrible_mountain_2 import GAME
-from companion.games.horrible_mountain_2.moves import Discard, Draw, Half, Place, SearchDiscard, Swap, TakeDiscard, TakeTable
+from companion.games.horrible_mountain_2.moves import Discard, Draw, Half, Lift, Place, SearchDiscard, Swap, TakeDiscard, TakeTable, Withdraw
 from companion.games.horrible_mountain_2.state import State, evolve
 from tests.games.test_horrible_mountain_2_support import ADAM, EVE, covers, mv, placed, play, start
 
@@ -95,9 +95,32 @@ def test_the_top_discard_tapped_on_a_hand_pad_is_take_a_discard_when_the_cube_is
     state = play(placed(), mv(EVE, "swap_cubes", cards=["2H", "3H"], slots=[1, 2]))
     one_cube = evolve(state, control=(state.control[0], frozenset({"green"})), cube_pile=frozenset({"blue", "yellow"}))
     assert GAME.interpret(one_cube, tag("hand_pad", "3H", ADAM)) == TakeDiscard(by=ADAM, cube="green", t=T)
-    two = alert(state, tag("hand_pad", "3H", ADAM))
-    assert "green and yellow" in two.what and "take_discard" in two.fix
     assert alert(state, tag("hand_pad", "2H", ADAM)).fix == "put 2H back on the Discard Pile"
+    # Out of turn, a player with several cubes taking it is asked which cube was paid.
+    eve = alert(evolve(state, control=(frozenset({"red", "orange"}), state.control[1])), tag("hand_pad", "3H", EVE))
+    assert "orange and red" in eve.what and "take_discard" in eve.fix
+
+
+def test_the_top_discard_tapped_by_a_player_with_several_cubes_waits_for_the_cube_the_camera_sees_paid() -> None:
+    state = play(placed(), mv(EVE, "swap_cubes", cards=["2H", "3H"], slots=[1, 2]))
+    assert sorted(state.control[1]) == ["green", "yellow"]
+    lift = GAME.interpret(state, tag("hand_pad", "3H", ADAM))
+    assert lift == Lift(by=ADAM, card="3H", t=T) and GAME.judge(state, lift).ok
+    lifted = play(state, lift)
+    assert lifted.lifted == "3H" and [p.zone for p in GAME.pending(lifted)] == ["discard"]
+    assert GAME.interpret(lifted, tag("hand_pad", "3H", ADAM)) is None  # tapped again
+    # the cube seen arriving in the Cube Pile, or leaving Adam's place, says which was paid
+    pile = GAME.interpret(lifted, seen("cube_pile", sorted(state.cube_pile | {"yellow"})))
+    assert pile == TakeDiscard(by=ADAM, cube="yellow", t=T)
+    assert GAME.interpret(lifted, seen("control_cubes", ["green"], ADAM)) == TakeDiscard(by=ADAM, cube="yellow", t=T)
+    done = play(lifted, pile)
+    assert done == play(state, TakeDiscard(by=ADAM, cube="yellow")) and not GAME.pending(done)
+    assert GAME.interpret(done, seen("control_cubes", ["green"], ADAM)) is None  # the other view agrees
+    # put back on the Discard Pile: taken back; until then nothing else is legal
+    back = GAME.interpret(lifted, tag("discard", "3H"))
+    assert back == Withdraw(by=ADAM, card="3H", t=T) and play(lifted, back) == state
+    assert GAME.judge(lifted, Draw(by=ADAM, card="4D")).rules == ("HM2-WHOLE-ACTION",)
+    assert not GAME.judge(lifted, TakeDiscard(by=ADAM, cube="red")).ok  # not one of his cubes
 
 
 def test_a_discard_searched_by_the_adventurer_in_the_variant() -> None:

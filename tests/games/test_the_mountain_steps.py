@@ -36,6 +36,8 @@ from tests.conftest import TableClock
 assert SPEC.sensors is not None
 PLAN: SensorPlan = SPEC.sensors
 CAMERA_PLAN = MountainPlan(GAME, camera=True)
+READER_PLAN = MountainPlan(GAME, camera=False)
+"""The readers alone (a table with no camera over the pyramid)."""
 ZONES = {z.name: z for z in PLAN.layout(("solo",))}
 HAND, DISCARD, TURN = ZONES["hand-solo"].reader, ZONES["discard"].reader, ZONES["turn"].reader
 FULL_HAND = ("5C", "AD", "AH", "10S", "7H")
@@ -210,16 +212,17 @@ def test_the_plan_taps_an_act_set_first_then_its_removals_and_its_rows_are_the_s
         state = GAME.play(state, Draw(card=card, from_="stock"))[1]
     verdict, after = GAME.play(state, HEAL)
     assert verdict.ok
-    assert PLAN.actions(state, HEAL, after, True) == tuple(Tap("discard", c) for c in ("AH", "7H", "6H", "9D"))
+    assert READER_PLAN.actions(state, HEAL, after, True) == tuple(Tap("discard", c) for c in ("AH", "7H", "6H", "9D"))
     # under the camera, each mountain card is taken off its slot (the camera sees it go) and tapped on its way out
     assert CAMERA_PLAN.actions(state, HEAL, after, True) == (
         Tap("discard", "AH"), Tap("discard", "7H"), Take("6-3", "6H"), Tap("discard", "6H"), Take("6-6", "9D"), Tap("discard", "9D"),
     )
+    assert PLAN.actions(state, HEAL, after, True) == CAMERA_PLAN.actions(state, HEAL, after, True)  # SPEC lays the pyramid under the camera
     rows = PLAN.table_moves(state, HEAL)
     assert [m.verb for m in rows] == ["act_card", "act_card", "act_card", "act"]
     # A refused skip is its card tapped and refused; a covered card's skip reads as that skip.
     covered = Skip(by="solo", target="5-1")
-    assert PLAN.actions(state, covered, state, False) == (Tap("discard", "KS"),)
+    assert READER_PLAN.actions(state, covered, state, False) == (Tap("discard", "KS"),)
     assert CAMERA_PLAN.actions(state, covered, state, False) == (Take("5-1", "KS"), Tap("discard", "KS"), Put("5-1", "KS"))
     assert [m.verb for m in PLAN.table_moves(state, covered)] == ["skip"]
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pytest
 
 from companion.core import Observation, ObservationKind
+from companion.core.zones import Watch
 from companion.games.the_mountain.table import PYRAMID_SLOT
 from companion.core.errors import ConfigError
 from vision.calibration import Calibration, calibrate
@@ -169,3 +170,32 @@ def test_a_pawn_colour_seen_in_two_places_is_unseen_never_placed() -> None:
     for colour, square in sc.truth.pawn_squares.items():
         if colour != "red" and square is not None:
             assert state["pawns"][players[colour]] == list(square), colour
+
+
+@pytest.mark.parametrize("removed", [(), ("6-2", "6-3", "5-2")])
+def test_an_exposed_ace_of_spades_is_a_card_and_a_removed_card_a_gap(removed: tuple[str, ...]) -> None:
+    """The Mountain's pyramid as its sensor plan lays it under the demo's camera, row 6 all A of
+    spades, through the whole per-frame pipeline (light correction included): the big pip's
+    outline shows as much mat-coloured noise in the middle band as a blurred gap (13% of it at
+    6-4), yet the slot holds a card; a slot whose card was taken off shows the gap and is empty."""
+    from companion.demo.camera import CameraRig
+    from companion.demo.physical import Lying, PhysicalTable
+    from companion.games.the_mountain import GAME, MountainPlan
+
+    zones = MountainPlan(GAME, camera=True).layout(("solo",))
+    rig = CameraRig(zones, ["solo"], lambda _: None, fast=True)
+    table = PhysicalTable(zones)
+    slots = [z.name for z in rig.zones if z.kind.camera is Watch.CARD_FACE]
+    assert len(slots) == 21
+    for name in slots:
+        if name not in removed:
+            table.cards[name] = [Lying("AS" if name.startswith("6-") else "KH", True)]
+    image = render(rig.scene(table))
+    rig.pipeline.tracker.adopt(calibrate(image, rig.layout), 0.0)
+    views = {o.payload["zone"]: o.payload["state"] for o in rig.pipeline.detect(Frame(image, 0.0))}
+    for name in slots:
+        if name in removed:
+            assert views[name] == {"occupied": False, "card": None}, name
+        else:
+            assert views[name]["occupied"] is True, (name, views[name])
+            assert views[name]["card"] in (None, "AS" if name.startswith("6-") else "KH"), (name, views[name])

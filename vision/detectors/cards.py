@@ -2,8 +2,10 @@
 
 A slot's card always shows its top strip (later rows cover the rest) with the corner index in
 it. A slot is occupied when its corner is not bare mat AND the band across the card's middle,
-just below the strip, is not bare mat: a removed card leaves there the gap between the two cards
-of the row above (or the bare mat of an empty peak). Whether the index can be read does not
+just below the strip, does not show the gap a removed card leaves: the gap between the two cards
+of the row above (or the bare mat of an empty peak), a strip of mat from the band's top to its
+bottom. A big dark pip (the A of spades) leaves specks of mat-coloured noise along its outline,
+as much of the band as a blurred gap but in no strip's full height, so both are asked for. Whether the index can be read does not
 matter. The index is read when it can be (``card``); otherwise ``card`` is None: the face is
 unknown, not guessed. Each slot costs one small
 remap: the card's top-left corner, card-aligned, at ``CORNER_PX_PER_MM``.
@@ -35,7 +37,16 @@ top-left. A card lying in its slot covers it; a removed card leaves the gap betw
 cards of the row above (bare mat) showing there, whatever covered it before."""
 BAND_PX_PER_MM = 1.0
 BAND_MAT_SHARE = 0.12
-"""A slot whose middle band shows more bare mat than this holds no card."""
+"""A slot whose middle band shows more bare mat than this (and a gap strip, below) holds no card."""
+GAP_STRIP_MM = 3
+"""The gap a removed card leaves is 7 mm wide (cards 63 mm on a 70 mm pitch): a strip this wide
+lies inside it at any placing."""
+GAP_STRIP_SHARE = 0.25
+"""A slot holds no card only when some GAP_STRIP_MM-wide strip of its band is mat over more of the
+band's height than this. Measured on rendered tables (bench/vision.py's scenes, easy to hard,
+and the demo camera's pyramid): a removed card's strip 0.9 to 1.0 on a clear picture and down to
+0.25 under the hard level's blur and shadow; an exposed A of spades at most 0.21, its specks
+scattered down the pip's outline."""
 
 
 @lru_cache(maxsize=1)
@@ -117,8 +128,9 @@ class PyramidDetector:
         self._band_maps = (key, np.asarray(a), np.asarray(b))
         return self._band_maps[1], self._band_maps[2]
 
-    def band_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[float]:
-        """Per slot: the share of the middle band (:data:`BAND_MM`) that is bare mat."""
+    def band_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[tuple[float, float]]:
+        """Per slot: the share of the middle band (:data:`BAND_MM`) that is bare mat, and the most
+        of the band's height any :data:`GAP_STRIP_MM`-wide strip of it shows mat over."""
         a, b = self._stack_band_maps(calibration, slots)
         band = np.asarray(cv2.remap(frame.image, a, b, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
         s = self.settings
@@ -127,7 +139,13 @@ class PyramidDetector:
         # closer to the mat than halfway to white paper: a narrow gap, blurred, still shows
         halfway = 0.5 * float(np.linalg.norm(np.array(calibration.mat_chroma) - 1.0 / 3.0))
         mat = (dist <= max(s.mat_distance, halfway)) & bright
-        return [float(v) for v in mat.reshape(len(slots), -1).mean(axis=1)]
+        w, h = self._band_size
+        per_column = mat.reshape(len(slots), h, w).mean(axis=1)
+        k = max(1, min(w, int(round(GAP_STRIP_MM * BAND_PX_PER_MM))))
+        # a strip's share is the mean of its columns' shares: a running sum across the columns
+        running = np.cumsum(np.pad(per_column, ((0, 0), (1, 0))), axis=1)
+        strips = (running[:, k:] - running[:, :-k]) / k
+        return [(float(a), float(b)) for a, b in zip(per_column.mean(axis=1), strips.max(axis=1))]
 
     def corners(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> Image:
         """Every slot's top-left corner, card-aligned, stacked top to bottom ``self._pitch`` apart."""
@@ -149,10 +167,11 @@ class PyramidDetector:
         reads = read_indices(stacked, len(slots), self._pitch, CORNER_PX_PER_MM, (CORNER_MM[0], CORNER_MM[1]), self.templates, s.card_min_score)
         bands = self.band_mat_shares(frame, calibration, slots)
         out = []
-        for share, band, read in zip(shares, bands, reads):
+        for share, (band, strip), read in zip(shares, bands, reads):
             # occupied by the card's body (its corner is not mat, its middle is not the gap
             # a removed card leaves), read or not; the face only when the index is read
-            occupied = bool(share > s.occupied_fraction and band < BAND_MAT_SHARE)
+            gap = band >= BAND_MAT_SHARE and strip > GAP_STRIP_SHARE
+            occupied = bool(share > s.occupied_fraction and not gap)
             out.append((float(share), IndexRead(occupied, read.face if occupied else None, read.score)))
         return out
 

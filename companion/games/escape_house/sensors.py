@@ -13,7 +13,10 @@ table.py reads it:
   pad;
 - a live table's next main puzzle, a penalty card drawn and a played card turned up are tapped on
   the tap pad; the resolve is every played card still face down turned up and tapped, the last one
-  being the resolve (with ``must_play`` on, so nobody plays after it);
+  being the resolve (with ``must_play`` on, so nobody plays after it). A game that turns up that
+  last card as a ``reveal`` of its own and then resolves made both at the one tap: its row is the
+  resolve (EH-REVEAL: "When everyone has played a card, reveal them"; nothing else is legal between),
+  and the ``resolve`` after it is made already (``made_already``);
 - the end of the round is the round's played cards (and a sacrificed player's hand) tapped on the
   discard pad on their way to the pile; a card an effect makes a player discard goes the same way;
 - what no reader sees is entered: moving a token, a follow, a play (a card face down with a token
@@ -32,7 +35,7 @@ from companion.core import JsonObject, Move, Unexplained, Zone
 from companion.core.zones import DISCARD, HAND_PAD
 from .engine import EscapeHouse
 from .moves import Clear, Dealt, Discard, Draw, DrawDiscard, EndExplore, EndRound, Flip, Follow, MoveTo, Penalty, Play, Resolve, Reveal, Stash, Trade
-from .state import PlayedCard, State
+from .state import Phase, PlayedCard, State
 from .table import TAP_PAD, read_discard, read_hand, read_tap, resolves
 
 logger = logging.getLogger(__name__)
@@ -57,7 +60,7 @@ class EscapeHousePlan(PlanDefaults):
     """Escape House's sensor plan (module docstring)."""
 
     floor = 0.35
-    """Measured 35.5% (the acceptance games and 20 generated ones, docs/sensors.md): a quarter of
+    """Measured 35.7% (the acceptance games and 20 generated ones, docs/sensors.md): a quarter of
     the moves are plays, secret by the rules, and the tokens and the end of explore have no reader."""
 
     def __init__(self, game: EscapeHouse) -> None:
@@ -77,11 +80,19 @@ class EscapeHousePlan(PlanDefaults):
     # -- what the table's rows are --------------------------------------------------------------
 
     def table_moves(self, state: State, move: Move) -> Sequence[Move]:
-        """A resolve made by turning up the cards still face down: a reveal for each but the last."""
+        """A resolve made by turning up the cards still face down: a reveal for each but the last.
+        The reveal of the last card once everyone has played: the resolve it is at the table."""
         if isinstance(move, Resolve) and self._resolve_by_taps(state, move):
             hidden = [p for p in state.played if not p.revealed]
             return (*(Reveal(by=p.by, card=p.card) for p in hidden[:-1]), move)
+        if isinstance(move, Reveal) and self._reveal_resolves(state, move):
+            return (Resolve(t=move.t),)
         return (move,)
+
+    def made_already(self, state: State, move: Move, legal: bool) -> bool:
+        """A legal resolve that finds the action phase over: the tap of the last card (the game's
+        reveal of it) was the resolve."""
+        return legal and isinstance(move, Resolve) and state.phase is not Phase.ACTION
 
     # -- what the table does ------------------------------------------------------------------
 
@@ -92,6 +103,8 @@ class EscapeHousePlan(PlanDefaults):
                 if self._reads(state, read_hand(state, hand_zone(player), player, move.card, move.t), move):
                     return (Tap(hand_zone(player), move.card),)
             return (self._entry(move, self._why_hand(state, move)),)
+        if isinstance(move, Reveal) and self._reveal_resolves(state, move):
+            return (Tap(TAP_ZONE, move.card),)
         if isinstance(move, (Flip, Penalty, Reveal, Clear)):
             card = move.puzzle if isinstance(move, Clear) else move.card
             if self._reads(state, read_tap(state, TAP_ZONE, card, move.t), move):
@@ -129,7 +142,7 @@ class EscapeHousePlan(PlanDefaults):
         if isinstance(move, Clear):
             return "a clear refused (out of its phase, a puzzle the played cards do not clear, or another room's items): the pads read a puzzle set aside only as the clear the played cards make"
         if isinstance(move, Reveal):
-            return "the last played card turned up once everyone has played: the tap pad reads it as the resolve"
+            return "a reveal refused (a card not played face down this round, or turned up already): the tap pad reads it as no move or an alert"
         if isinstance(move, Penalty):
             return "a penalty card drawn when none is due, or a card of no penalty: the tap pad raises an alert (refused)"
         return "a flip when no main puzzle is to be turned up: the tap pad reads it as another move (refused)"
@@ -151,6 +164,19 @@ class EscapeHousePlan(PlanDefaults):
             return False
         last = state.but(played=tuple(p if p.card == hidden[-1] or p.revealed else _revealed(p) for p in state.played))
         return resolves(last, hidden[-1])
+
+    def _reveal_resolves(self, state: State, move: Reveal) -> bool:
+        """A legal reveal of the last card face down once everyone has played, which the tap pad
+        reads as the resolve: the resolve then leaves the house as the reveal and the resolve after
+        it do (a resolve turns every card up)."""
+        if not resolves(state, move.card):
+            return False
+        v_reveal, revealed = self.game.play(state, move)
+        if not v_reveal.ok:
+            return False
+        v_now, now = self.game.play(state, Resolve(t=move.t))
+        v_later, later = self.game.play(revealed, Resolve(t=move.t))
+        return v_now.ok and v_later.ok and now == later
 
     def _end_round(self, state: State, move: EndRound) -> Sequence[Action]:
         """The round's cards tapped on the discard pad on their way to the pile: the first one is the

@@ -62,6 +62,12 @@ def check(state: State, move: Move, verb: Check[State]) -> Verdict:
             f"{move.by} has put {laid} on the Discard Pile for Swap Cubes or Claim a Cube and must finish that action first",
             f"undo that; {move.by}: finish the action begun with {laid}, or take {laid} back into your hand",
         )
+    if state.lifted is not None and not isinstance(move, (TakeDiscard, Withdraw)):
+        return Verdict.illegal(
+            R.WHOLE_ACTION,
+            f"{move.by} has taken {state.lifted} from the Discard Pile and must pay a Control Cube for it first",
+            f"undo that; {move.by}: put the Control Cube you pay in the Cube Pile, or {state.lifted} back on the Discard Pile",
+        )
     return verb(state, move)
 
 
@@ -199,6 +205,12 @@ def check_take_discard(state: State, move: Move) -> Verdict:
     paid = _pay_cube(state, seat, move.cube, R.TAKE_DISCARD, "Take a Discard")
     if not paid.ok:
         return paid
+    if state.lifted is not None and move.card not in (None, state.lifted):
+        return Verdict.illegal(
+            R.TAKE_DISCARD,
+            f"{state.lifted} is the card taken from the Discard Pile, not {move.card}",
+            f"put {move.card} back and pay for {state.lifted}",
+        )
     top = state.discard_top
     if top is not None:
         if move.card is not None and move.card != top:
@@ -321,47 +333,6 @@ def finishes(state: State, first: tuple[str, ...]) -> list[SwapCubes | ClaimCube
             if check_claim_cube(state, claim).ok:
                 out.append(claim)
     return out
-
-
-def check_half(state: State, move: Move) -> Verdict:
-    """A card put on the Discard Pile as one of the two of Swap Cubes or Claim a Cube: legal when the
-    player can finish one of them with it (HM2-WHOLE-ACTION); on its own a card is discarded only
-    right after a sixth card (HM2-HAND-LIMIT)."""
-    assert isinstance(move, Half)
-    seat = state.turn  # the acting player: check() made sure it is their turn
-    if len(state.laid) >= 2:
-        return Verdict.illegal(
-            R.WHOLE_ACTION,
-            f"{' and '.join(state.laid)} already lie on the Discard Pile: Swap Cubes and Claim a Cube discard two cards, not three",
-            f"take {move.card} back into your hand and finish the action with the cubes",
-        )
-    if move.card not in state.hands[seat]:
-        return Verdict.illegal(
-            (R.WHOLE_ACTION, R.DISCARD_PILE),
-            f"{move.card} is not in {move.by}'s hand; discarded cards come from hand",
-            f"put {move.card} back where it came from",
-        )
-    first = state.laid + (move.card,)
-    if not finishes(unlaid(state), first):
-        shown = " and ".join(first)
-        return Verdict.illegal(
-            (R.SWAP_CUBES, R.CLAIM_CUBE, R.WHOLE_ACTION, R.HAND_LIMIT),
-            f"with {shown} {move.by} can finish no Swap Cubes or Claim a Cube, and a card is discarded on its own "
-            "only right after a sixth card is taken into hand",
-            f"take {move.card} back into your hand",
-        )
-    return _LEGAL
-
-
-def check_withdraw(state: State, move: Move) -> Verdict:
-    assert isinstance(move, Withdraw)
-    if move.card not in state.laid:
-        return Verdict.illegal(
-            (R.WHOLE_ACTION, R.DISCARD_PILE),
-            f"{move.card} was not put down for a Swap Cubes or Claim a Cube under way; a discard stays on the Discard Pile",
-            f"put {move.card} back on the Discard Pile",
-        )
-    return _LEGAL
 
 
 def check_discard(state: State, move: Move) -> Verdict:

@@ -12,7 +12,7 @@ from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game, Points
 from companion.contract.sensors import Pending
-from . import checks, entry, picks, scoring, table, transitions, views
+from . import checks, entry, picks, scoring, table, transitions, under_way, views
 from .moves import (
     MOVE_TYPES,
     ClaimCube,
@@ -21,6 +21,7 @@ from .moves import (
     Draw,
     Examine,
     Half,
+    Lift,
     Place,
     SearchDiscard,
     Swap,
@@ -48,8 +49,9 @@ MOVES: MoveTable[State] = MoveTable("Escape From Horrible Mountain 2", {
     Discard: (checks.check_discard, transitions.discard),
     Examine: (checks.check_examine, transitions.examine),
     SearchDiscard: (checks.check_search, transitions.search_discard),
-    Half: (checks.check_half, transitions.half),
-    Withdraw: (checks.check_withdraw, transitions.withdraw),
+    Half: (under_way.check_half, transitions.half),
+    Withdraw: (under_way.check_withdraw, transitions.withdraw),
+    Lift: (under_way.check_lift, transitions.lift),
 })
 
 
@@ -127,6 +129,9 @@ class HorribleMountain2(Game[State]):
             if state.turn != ADVENTURER:
                 pairs = "the two Table Cards still without cubes"
             return (Prompt(who, "place", f"{who} ({role}): put one cube of each of your colours on {pairs}"),)
+        if state.phase is Phase.PLAY and state.lifted is not None:
+            who, card = state.current, state.lifted
+            return (Prompt(who, "take_discard", f"{who}: put the Control Cube you pay for {card} in the Cube Pile, or {card} back on the Discard Pile"),)
         if state.phase is Phase.PLAY and state.laid:
             who, laid = state.current, " and ".join(state.laid)
             return (Prompt(who, "swap_cubes", f"{who}: finish Swap Cubes or Claim a Cube begun with {laid}, or take {laid} back"),)

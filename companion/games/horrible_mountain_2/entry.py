@@ -58,6 +58,12 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
         for card in hand:
             yield Discard(by=by, card=card)
         return
+    if state.lifted is not None:  # Take a Discard under way at the table: pay a cube or put the card back
+        named = None if state.lifted == state.discard_top else state.lifted
+        for cube in sorted(state.control[seat]):
+            yield TakeDiscard(by=by, cube=cube, card=named)  # type: ignore[arg-type]
+        yield Withdraw(by=by, card=state.lifted)
+        return
     if state.laid:  # Swap Cubes or Claim a Cube under way at the table: finish it or take its cards back
         yield from (move.replace(by=by) for move in finishes(unlaid(state), state.laid))
         for card in state.laid:

@@ -207,6 +207,20 @@ class Withdraw(Move):
         _cards_ok(self.card)
 
 
+@dataclass(frozen=True, kw_only=True)
+class Lift(Move):
+    """Extension, a table's Take a Discard under way: the top card of the Discard Pile tapped on the
+    hand pad of the player to act, who holds several Control Cubes. ``take_discard`` (the cube the
+    camera sees paid) finishes it; ``withdraw`` puts the card back."""
+
+    verb: ClassVar[str] = "lift"
+    picks = {"card": FieldSpec.one(Pick.PUBLIC_CARD)}
+    card: str
+
+    def __post_init__(self) -> None:
+        _cards_ok(self.card)
+
+
 MOVE_TYPES: tuple[type[Move], ...] = (
     Dealt,
     Place,
@@ -221,4 +235,5 @@ MOVE_TYPES: tuple[type[Move], ...] = (
     SearchDiscard,
     Half,
     Withdraw,
+    Lift,
 )

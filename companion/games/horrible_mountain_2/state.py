@@ -73,6 +73,12 @@ class State:
     it names them first; nothing else may be done until it is finished or they are taken back."""
     laid_t: float | None = None
     """When the first of ``laid`` was put down (table time; None when the move carried no time)."""
+    lifted: str | None = None
+    """A table's Take a Discard under way (``lift``): the top discard the player to act has tapped
+    into the hand before the camera saw which of several Control Cubes was paid. It stays on the
+    Discard Pile here until ``take_discard`` finishes it; nothing else may be done meanwhile."""
+    lifted_t: float | None = None
+    """When ``lifted`` was tapped (table time; None when the move carried no time)."""
 
     # -- small questions ------------------------------------------------------------------------
 

@@ -8,8 +8,10 @@ of each player. One observation at a time, against the state before the action:
 * a Draw Pile card tapped on a hand pad -> ``draw``;
 * a hand card arriving on a slot -> ``swap``; a Draw Pile card arriving on a slot -> ``take_table``
   (the card arriving is the replacement; the cube paid is the colour on that slot);
-* the top discard tapped on a hand pad -> ``take_discard`` when the player holds one Control Cube
-  (with more, the camera cannot tell which was paid in the same instant, so the table is asked);
+* the top discard tapped on a hand pad -> ``take_discard`` when the player holds one Control Cube;
+  with more, ``lift`` (pending: the pad cannot tell which cube was paid), finished by the cube the
+  camera sees leave the player or arrive in the Cube Pile, or put back on the Discard Pile
+  (``withdraw``); one left too long becomes one alert (:func:`pending`);
   another Discard Pile card -> ``search_discard`` (Optional Variant);
 * a hand card arriving on the Discard Pile reader right after a sixth card -> ``discard``;
 * a hand card of the player to act arriving on the Discard Pile otherwise -> the first (or second)
@@ -40,7 +42,7 @@ from companion.core.seen import Cubes, Seen, TagSeen, VisionSeen
 from companion.core.zones import DISCARD, DRAW_PILE, HAND_PAD, Watch
 from .cards import COLOURS, PLACE_PAIRS, card_problem, rank
 from .checks import finishes
-from .moves import ClaimCube, Dealt, Discard, Draw, Half, Place, SearchDiscard, Swap, SwapCubes, TakeDiscard, TakeTable, Withdraw
+from .moves import ClaimCube, Dealt, Discard, Draw, Half, Lift, Place, SearchDiscard, Swap, SwapCubes, TakeDiscard, TakeTable, Withdraw
 from .state import ADVENTURER, Phase, State, unlaid
 
 log = logging.getLogger(__name__)
@@ -105,7 +107,7 @@ def read_hand(state: State, zone: str, player: str | None, card: str, t: float) 
     if seat is None:
         return Unexplained(zone, f"{card} was tapped on a hand pad that belongs to no player", "check the table config's hand pads")
     name = state.names[seat]
-    if card in state.hands[seat]:
+    if card in state.hands[seat] or card == state.lifted:
         return None  # a card already in that hand, tapped again
     if state.phase is Phase.DEAL:
         return Dealt(by=name, card=card, t=t)  # HM2-SETUP-HANDS: the verdict refuses a card that cannot be dealt
@@ -136,6 +138,8 @@ def _from_discard(state: State, zone: str, seat: int, card: str, t: float) -> Fo
     could_be_top = known_top or (state.discard_top is None and card in state.discard_unordered)
     if could_be_top and len(cubes) == 1:
         return TakeDiscard(by=name, cube=cubes[0], card=None if known_top else card, t=t)  # type: ignore[arg-type]
+    if could_be_top and cubes and state.phase is Phase.PLAY and seat == state.turn and not state.must_discard:
+        return Lift(by=name, card=card, t=t)  # the cube the camera sees paid finishes it (the verdict judges)
     if searchable and (not cubes or not could_be_top):
         return SearchDiscard(by=name, card=card, t=t)
     if could_be_top and cubes:
@@ -163,6 +167,8 @@ def read_slot(state: State, zone: str, index: int | None, card: str, t: float) -
 
 
 def read_discard(state: State, zone: str, card: str, t: float) -> Found:
+    if card == state.lifted:
+        return Withdraw(by=state.current, card=card, t=t)  # the card of a Take a Discard under way put back
     if card == state.discard_top or card in state.laid:
         return None  # read again where it lies
     holder = _holder(state, card)
@@ -187,7 +193,13 @@ def read_laid(state: State, card: str, t: float | None) -> Move:
 
 
 def pending(state: State) -> tuple[Pending, ...]:
-    """Swap Cubes or Claim a Cube under way: its cards on the Discard Pile, the rest to come."""
+    """Swap Cubes or Claim a Cube under way: its cards on the Discard Pile, the rest to come; Take a
+    Discard under way: its card in the hand, the cube to come."""
+    if state.lifted is not None and state.lifted_t is not None and state.phase is Phase.PLAY:
+        who, card = state.current, state.lifted
+        what = f"{who} took {card} from the Discard Pile, and no Control Cube has gone to the Cube Pile"
+        fix = f"{who}: put the Control Cube you pay in the Cube Pile, or {card} back on the Discard Pile"
+        return (Pending(DISCARD_ZONE, state.lifted_t, what, fix),)
     if not state.laid or state.laid_t is None or state.phase is not Phase.PLAY:
         return ()
     who, laid = state.current, " and ".join(state.laid)
@@ -282,6 +294,12 @@ def _claimed(state: State, colour: str, t: float) -> Move | None:
     return ClaimCube(by=state.current, cards=(state.laid[0], state.laid[1]), cube=colour, t=t)  # type: ignore[arg-type]
 
 
+def _paid_for_lifted(state: State, colour: str, t: float) -> TakeDiscard:
+    """Take a Discard under way (``lift``): the Control Cube seen paid finishes it."""
+    card = None if state.lifted == state.discard_top else state.lifted
+    return TakeDiscard(by=state.current, cube=colour, card=card, t=t)  # type: ignore[arg-type]
+
+
 def _pile_cubes(state: State, zone: str, seen: list[str], t: float) -> Found:
     now = Counter(seen)
     if now == Counter(state.cube_pile):
@@ -291,6 +309,8 @@ def _pile_cubes(state: State, zone: str, seen: list[str], t: float) -> Found:
     added = now - Counter(state.cube_pile)
     removed = Counter(state.cube_pile) - now
     if in_play and not removed and len(added) == 1 and set(added) <= state.control[mover]:
+        if state.lifted is not None:
+            return _paid_for_lifted(state, next(iter(added)), t)
         return None  # a Control Cube paid for Take a Table Card or Take a Discard; the card says which
     if in_play and not added and len(removed) == 1:
         (colour,) = removed
@@ -322,6 +342,8 @@ def _player_cubes(state: State, zone: str, player: str, seen: list[str], t: floa
         claimed = _claimed(state, next(iter(added)), t) if added and set(added) <= state.cube_pile else None
         if claimed is not None:
             return claimed
+        if removed and state.lifted is not None:
+            return _paid_for_lifted(state, next(iter(removed)), t)
         if removed or set(added) <= state.cube_pile:
             return None  # a cube paid, or one being claimed: the cards say the rest
     expect = " and ".join(sorted(state.control[seat])) or "no cube"

@@ -10,6 +10,7 @@ from .moves import (
     Draw,
     Examine,
     Half,
+    Lift,
     Place,
     SearchDiscard,
     Swap,
@@ -161,6 +162,8 @@ def take_discard(state: State, move: TakeDiscard) -> State:
         control=_pair(state.control, seat, state.control[seat] - {move.cube}),
         cube_pile=state.cube_pile | {move.cube},
         hands=_pair(state.hands, seat, hand | {card}),
+        lifted=None,
+        lifted_t=None,
     )
     return _after_taking(state)
 
@@ -175,7 +178,13 @@ def half(state: State, move: Half) -> State:
     )
 
 
+def lift(state: State, move: Lift) -> State:
+    return evolve(state, lifted=move.card, lifted_t=move.t)
+
+
 def withdraw(state: State, move: Withdraw) -> State:
+    if move.card == state.lifted:  # it never left the Discard Pile here
+        return evolve(state, lifted=None, lifted_t=None)
     seat = state.turn
     laid = tuple(c for c in state.laid if c != move.card)
     return evolve(

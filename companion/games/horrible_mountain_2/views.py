@@ -49,6 +49,8 @@ def _board(state: State, revealed: frozenset[int]) -> JsonObject:
     }
     if state.laid:  # Swap Cubes or Claim a Cube under way: its cards lie face up on the Discard Pile
         board["laid"] = list(state.laid)
+    if state.lifted is not None:  # Take a Discard under way: the top discard, public, in the hand
+        board["lifted"] = state.lifted
     if state.options.once_per_game_actions:
         board["once_per_game"] = {p: seats[p] not in state.used_once for p in state.players}
     if over:

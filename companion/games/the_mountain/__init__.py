@@ -21,6 +21,6 @@ def example(rng: random.Random) -> ExampleTable:
     return ExampleTable(playout.deal(rng, player="anna"), shuffled=True)
 
 
-SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=MountainPlan(GAME))
+SPEC = GameSpec(game=GAME, package=__name__, example=example, playout=playout.random_playout, secrets=SECRETS, sensors=MountainPlan(GAME, camera=True))
 
 __all__ = ["GAME", "SPEC", "TheMountain"]

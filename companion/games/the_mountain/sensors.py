@@ -7,7 +7,7 @@ turn button beside it. Both readers are pads: a card is tapped and laid on its p
 lies under a pile. With ``camera=True`` the 21 pyramid slots lie under the camera too (each card's
 face, overlapped as a pyramid lies): a card taken off the mountain is named by the discard reader,
 and the camera sees its slot empty (and alerts on a slot that disagrees with the game). ``SPEC``
-leaves the camera off for now (``MountainPlan.camera``).
+lays it so (``MountainPlan.camera``).
 
 What each move is at the table (``actions``; docs/sensors.md has the table of it):
 
@@ -60,16 +60,17 @@ class MountainPlan(PlanDefaults):
     """The Mountain's sensor plan (module docstring)."""
 
     floor = 0.88
-    """The acceptance games alone reach 88.9% (with the 20 generated ones, 95.7%): the end-to-end
+    """The acceptance games alone reach 88.9% (with the 20 generated ones, 95.7%), with the camera
+    as without it (the readers name every card; the camera confirms the removals): the end-to-end
     test plays the acceptance games by default, so the floor is the lower figure, rounded down."""
 
     def __init__(self, game: TheMountain, camera: bool = False) -> None:
         self.game = game
         self.camera = camera
-        """Lay the pyramid under the camera. Off in ``SPEC``: the vision pipeline reads an exposed A♠
-        as an empty slot now and then (its big pip fills the middle band the detector takes for the
-        gap a removed card leaves: seed 18's 6-4), a misread on legal play; the readers name every
-        card without it. docs/sensors.md has both figures."""
+        """Lay the pyramid under the camera (on in ``SPEC``). It was off while the vision pipeline
+        read an exposed A♠ as an empty slot (seed 18's 6-4: its big pip's outline showed as much mat
+        in the middle band as a gap); vision/detectors/cards.py now asks for the gap's strip of mat
+        from the band's top to its bottom. docs/sensors.md has the figures with and without it."""
 
     def _entry(self, move: Move, why: str) -> Enter:
         data: JsonObject = {k: v for k, v in self.game.codec.to_json(move).items() if k != "t"}

@@ -14,7 +14,6 @@ remap: the card's top-left corner, card-aligned, at ``CORNER_PX_PER_MM``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -47,11 +46,6 @@ band's height than this. Measured on rendered tables (bench/vision.py's scenes, 
 and the demo camera's pyramid): a removed card's strip 0.9 to 1.0 on a clear picture and down to
 0.25 under the hard level's blur and shadow; an exposed A of spades at most 0.21, its specks
 scattered down the pip's outline."""
-
-
-@lru_cache(maxsize=1)
-def builtin_templates() -> GlyphTemplates:
-    return GlyphTemplates.builtin()
 
 
 def corner_to_table(zone: Zone, box: tuple[float, float, float, float] = CORNER_MM, px_per_mm: float = CORNER_PX_PER_MM) -> FloatArray:

@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from hardware.check import ArrayCheck
 from hardware.protocol import HeartbeatFrame, TagFrame, TimingFrame
 from hardware.sim.firmware import firmware_module
 from hardware.sim.pile_rig import PileRig
@@ -136,3 +137,17 @@ def test_an_unplugged_pn5180_is_reported_failed_and_its_cards_are_not_departed()
     rig.run(4000)
     assert [f.health for f in rig.frames if isinstance(f, HeartbeatFrame)][-1] == "OO"
     assert [f.uid.upper() for f in departures(rig, since)] == [cards[0].hex().upper()]
+
+
+def test_hw_check_names_each_readers_kind_and_the_census_time_from_the_firmwares_own_frames() -> None:
+    rig = booted(["vpile", "pad"], table=SURE)
+    for uid in slix_uids(random.Random(6), 4):
+        rig.place_until_reported(0, uid)
+    rig.run(3000)
+    check = ArrayCheck()
+    for line in rig.lines:
+        check.line(line.rstrip("\n").encode())
+    assert "readers: array:0 ISO 15693 pile (PN5180), array:1 pad (RC522)" in check.report()
+    census = [line for line in check.timing_report() if "ISO 15693 pile census" in line]
+    assert len(census) == 1 and "mean" in census[0]
+    assert check.readers[0].tags and len(check.readers[0].tags[0]) == 16  # 8-byte UIDs listed

@@ -94,6 +94,8 @@ class PileRig:
             self.piles[b].other_fields.append(_field_of(self.piles[a]))
         self.lines: list[str] = []
         self.frames: list[Frame] = []
+        self.on_line: Callable[[str], object] | None = None
+        """Also given every line the firmware writes (a pty, for :class:`~hardware.sim.pile_array.PileArray`)."""
         self.sent_ms: list[int] = []
         """Per frame: the clock when the firmware wrote it (a D frame is stamped earlier: when the card was first missed)."""
         self.firmware: Any = tcarray.ArrayFirmware(
@@ -103,6 +105,8 @@ class PileRig:
 
     def _line(self, line: str) -> None:
         self.lines.append(line)
+        if self.on_line is not None:
+            self.on_line(line)
         self.sent_ms.append(self.clock.ms())
         self.frames.append(parse_frame(line.rstrip("\n").encode()))
 

@@ -34,6 +34,9 @@ class VicinityState:
         self.censuses = 0
         self.census_ms = 0  # total duration of the censuses since the last heartbeat
         self.census_max_ms = 0
+        self.first = False  # the census's first inventory is still to run: every tag on the pile is READY for it
+        self.top_answered = 0  # the newest card, in a census's first inventory: answered
+        self.top_missed = 0  # or silent in a slot where nothing collided (companion hw stack --iso15693 reads these)
 
 
 class VicinityPoller:
@@ -50,7 +53,7 @@ class VicinityPoller:
         now = self.firmware._clock_ms()
         if not st.census and now >= st.next_census:
             ch.reader.cycle_field()
-            st.census, st.census_at, st.recovered = True, now, False
+            st.census, st.census_at, st.recovered, st.first = True, now, False, True
             st.seen = set()
             st.masks = []
         st.masks = []  # slots that collided in this poll's inventories (an older collision is heard again if it stands)
@@ -71,6 +74,13 @@ class VicinityPoller:
         st = ch.vicinity
         reader = ch.reader
         uids, collided = reader.inventory(mask, bits)
+        if st.first and not bits:
+            st.first = False
+            if ch.known and int.from_bytes(ch.known[-1], "big") & 0x0F not in collided:
+                if ch.known[-1] in uids:
+                    st.top_answered += 1
+                else:
+                    st.top_missed += 1
         for uid in uids:
             ch.reads += 1
             st.seen.add(uid)
@@ -114,16 +124,21 @@ class VicinityPoller:
         st.next_census = now + self.census_gap_ms
 
     def timing(self, channels):
-        """T figures: the censuses since the last heartbeat over every ISO 15693 pile, their mean and longest."""
+        """T figures: the censuses since the last heartbeat over every ISO 15693 pile, their mean and longest;
+        per pile N, how often its newest card answered (topaN) or not (topmN) a census's first inventory."""
         count = total = longest = 0
-        for ch in channels:
-            st = getattr(ch, "vicinity", None)
+        tops = []
+        for index in range(len(channels)):
+            st = getattr(channels[index], "vicinity", None)
             if st is None:
                 continue
+            if st.top_answered or st.top_missed:
+                tops += [("topa%d" % index, str(st.top_answered)), ("topm%d" % index, str(st.top_missed))]
+                st.top_answered = st.top_missed = 0
             count += st.censuses
             total += st.census_ms
             longest = max(longest, st.census_max_ms)
             st.censuses = st.census_ms = st.census_max_ms = 0
         if not count:
-            return []
-        return [("censuses", str(count)), ("census_ms", "%.0f" % (total / count)), ("census_max", str(longest))]
+            return tops
+        return [("censuses", str(count)), ("census_ms", "%.0f" % (total / count)), ("census_max", str(longest))] + tops

@@ -151,3 +151,17 @@ def test_hw_check_names_each_readers_kind_and_the_census_time_from_the_firmwares
     census = [line for line in check.timing_report() if "ISO 15693 pile census" in line]
     assert len(census) == 1 and "mean" in census[0]
     assert check.readers[0].tags and len(check.readers[0].tags[0]) == 16  # 8-byte UIDs listed
+
+
+def test_the_newest_cards_answer_rate_in_the_census_figures_is_the_one_its_physics_give() -> None:
+    table = PileTable(measured=False, source="a test's table: the second card answers 60 % of requests", answer=(1.0, 0.6))
+    rig = booted(["vpile"], table=table)
+    for uid in slix_uids(random.Random(10), 2):
+        rig.place_until_reported(0, uid)
+    since = len(rig.frames)
+    rig.run(120_000)
+    figures = [dict(f.figures) for f in rig.frames[since:] if isinstance(f, TimingFrame)]
+    answered = sum(int(f.get("topa0", 0)) for f in figures)
+    missed = sum(int(f.get("topm0", 0)) for f in figures)
+    assert answered + missed > 100
+    assert 0.5 < answered / (answered + missed) < 0.7

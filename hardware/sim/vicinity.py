@@ -165,7 +165,9 @@ class VicinityPile:
     """Other fields reaching this pile's tags (a neighbour pile's, a pad's antenna): on or off now."""
     next_tx_at: float = 0.0
     """The earliest the reader may transmit again (t2 after an answer, t3 after a silent slot)."""
-    _inventory: tuple[int, int, dict[int, int]] | None = None
+    _inventory: tuple[int, int, list[tuple[VicinityTag, int, float]]] | None = None
+    """The inventory under way: its mask, mask length, and the tags asked (with their session then, and
+    answer probability: nothing on the table changes between two of the firmware's SPI frames)."""
     _slot: int = 0
     placed: int = 0
 
@@ -240,7 +242,8 @@ class VicinityPile:
         if command == INVENTORY and flags & FLAG_INVENTORY:
             mask_bits = data[2]
             mask = int.from_bytes(data[3 : 3 + (mask_bits + 7) // 8], "little") & ((1 << mask_bits) - 1)
-            members = {id(tag): tag.session for tag, p in reached if not tag.quiet and tag.bits & ((1 << mask_bits) - 1) == mask}
+            low = (1 << mask_bits) - 1
+            members = [(tag, tag.session, p) for tag, p in reached if not tag.quiet and tag.bits & low == mask]
             self._inventory = (mask, mask_bits, members)
             self._slot = 0
             return end, self._answer_slot(end, one_slot=bool(flags & FLAG_ONE_SLOT))
@@ -261,9 +264,9 @@ class VicinityPile:
         assert self._inventory is not None
         mask, mask_bits, members = self._inventory
         answering: list[tuple[VicinityTag, bytes]] = []
-        for tag, p in self._reached():
-            if members.get(id(tag)) != tag.session or tag.quiet:
-                continue  # not asked, reset since, or quieted
+        for tag, session, p in members:
+            if session != tag.session or tag.quiet:
+                continue  # reset since (a shake, picked up: either loses its power), or quieted
             slot = 0 if one_slot else (tag.bits >> mask_bits) & 0x0F
             if slot == self._slot and self.rng.random() < p:
                 answering.append((tag, b"\x00\x00" + bytes(reversed(tag.uid))))

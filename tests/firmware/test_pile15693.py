@@ -41,9 +41,13 @@ def test_the_array_says_which_channel_is_an_iso15693_pile_and_times_the_pn5180()
     rig = booted(["vpile", "pad"])
     figures = dict(pair for f in rig.frames if isinstance(f, TimingFrame) for pair in f.figures)
     assert figures["kinds"] == "vd"
-    # Two SPI frames of 50 us and three BUSY reads of 20 us each: the simulated chip's costs.
-    assert float(figures["rd_us"]) == pytest.approx(2 * 50 + 5 * 20, abs=25)
+    # The RC522 is timed when there is one (the host's poll-round model reads rd_us as its transaction).
+    assert float(figures["rd_us"]) < 100
     assert [f.health for f in rig.frames if isinstance(f, HeartbeatFrame)][-1] == "OO"
+    alone = booted(["vpile"])
+    figures = dict(pair for f in alone.frames if isinstance(f, TimingFrame) for pair in f.figures)
+    # A PN5180 read: two SPI frames of 50 us and the BUSY reads of 20 us: the simulated chip's costs.
+    assert float(figures["rd_us"]) == pytest.approx(2 * 50 + 5 * 20, abs=25)
     assert tcarray.VERSION == "tc-array-2.4"
 
 

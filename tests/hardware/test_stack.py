@@ -126,7 +126,7 @@ def test_an_iso15693_piles_answer_rates_by_depth_are_measured_into_the_tables_is
     try:
         frames = ArrayFrames(array.port)
         try:
-            table = measure_stack(frames, 1, person, said.append, cards=5, wait_s=1.5, listen_s=2.5)
+            table = measure_stack(frames, 1, person, said.append, cards=5, wait_s=4.0, listen_s=4.0)
         finally:
             frames.close()
     finally:

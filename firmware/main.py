@@ -6,7 +6,12 @@
 # that do release it may go without. Bus 0 is SPI0 (SCK GP18, MOSI GP19, MISO GP16) for channels
 # 0-7, bus 1 is SPI1 (SCK GP10, MOSI GP11, MISO GP12) for channels 8-15; all share the reset line
 # (GP14). Frames go out on the USB serial port (PROTOCOL.md). Copy this file with tcarray.py,
-# tcproto.py, tcleds.py and mfrc522.py to the board (mpremote cp ... :), and it runs at power-up.
+# tcproto.py, tcleds.py, tcvicinity.py, mfrc522.py and pn5180.py to the board (mpremote cp ... :),
+# and it runs at power-up.
+#
+# ISO 15693 piles (firmware 2.4, docs/hardware.md "The ISO 15693 pile"): a PN5180 module in a
+# channel's place on its bus (NSS on the channel's chip-select, RST on the shared reset line), with
+# its BUSY output on its own input, BUSY_PINS[channel]; that channel's kind is VPILE.
 #
 # Lights (firmware 2.3, docs/hardware.md "Lights"): one WS2812/SK6812 per channel, chained in channel
 # order, data in on LED_PIN through a 3.3 V -> 5 V level shifter and a ~330 ohm resistor.
@@ -18,7 +23,8 @@ import machine
 from machine import SPI, WDT, Pin
 
 from mfrc522 import MFRC522
-from tcarray import PAD, PILE, ArrayFirmware, MsClock
+from pn5180 import PN5180
+from tcarray import PAD, PILE, VPILE, ArrayFirmware, MsClock
 from tcleds import Leds
 
 try:
@@ -30,12 +36,16 @@ except ImportError:
 CS_PINS = (17, 20, 21, 22, 26, 27, 28, 15, 2, 3, 4, 5, 6, 7, 8, 9)
 BUS_PINS = ((18, 19, 16), (10, 11, 12))  # (SCK, MOSI, MISO) of SPI0 and SPI1
 CHANNELS = 4  # how many readers are fitted (1..16), channels 0..CHANNELS-1
-# Per channel: PILE where cards stack up (central piles, action piles): its field stays on; PAD
-# where a card comes and goes (hand pads, table slots): its field is on only while it is polled.
-KINDS = (PILE, PILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
+# Per channel: VPILE where cards stack up (central piles, action piles): a PN5180 reading the cards'
+# ISO 15693 stickers; PAD where a card comes and goes (hand pads, table slots): an RC522, its field
+# on only while it is polled. PILE (an RC522 pile) reads a stack only as deep as its measured depth.
+KINDS = (VPILE, VPILE, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD, PAD)
 # Pairs of channels whose antennas are closer than ~8 cm. Only pads may be neighbours: lay every pile
 # ~8 cm from any other reader (tcarray refuses a pile next to a pile or a pad, and says why).
 NEIGHBOURS = ((2, 3),)
+# A VPILE channel's PN5180 BUSY line: here the chip-select pins of channels 14 and 15 (GP8, GP9),
+# free while CHANNELS is 14 or fewer.
+BUSY_PINS = {0: 9, 1: 8}
 # Call buttons on the players' pads (PROTOCOL.md, P frames): button N on GPIO BUTTON_PINS[N], wired
 # to GND (the internal pull-up holds it high). Free pins: GP0, GP1, and the chip-select pins of
 # channels not fitted (with CHANNELS = 12, those of channels 12-15: GP6-GP9).
@@ -76,10 +86,16 @@ def main():
     for bus in range(2 if CHANNELS > 8 else 1):
         sck, mosi, miso = BUS_PINS[bus]
         buses.append(SPI(bus, baudrate=SPI_BAUD, polarity=0, phase=0, sck=Pin(sck), mosi=Pin(mosi), miso=Pin(miso)))
-    readers = [
-        MFRC522(buses[channel // 8], Pin(CS_PINS[channel], Pin.OUT, value=1), time.sleep_ms)
-        for channel in range(CHANNELS)
-    ]
+    readers = []
+    for channel in range(CHANNELS):
+        cs = Pin(CS_PINS[channel], Pin.OUT, value=1)
+        if KINDS[channel] == VPILE:
+            busy = BUSY_PINS[channel]
+            if busy in CS_PINS[:CHANNELS] or busy in (RESET_PIN, MAINTENANCE_PIN, LED_PIN) or busy in BUTTON_PINS:
+                raise ValueError("BUSY pin GP%d of channel %d is wired to something else; choose a free pin" % (busy, channel))
+            readers.append(PN5180(buses[channel // 8], cs, Pin(busy, Pin.IN), time.ticks_us, time.ticks_diff, time.sleep_ms))
+        else:
+            readers.append(MFRC522(buses[channel // 8], cs, time.sleep_ms))
     neighbours = [(a, b) for a, b in NEIGHBOURS if a < CHANNELS and b < CHANNELS]
     for pin in BUTTON_PINS:
         if pin in CS_PINS[:CHANNELS] or pin in (RESET_PIN, MAINTENANCE_PIN):

@@ -9,7 +9,8 @@
 #   pad   a hand pad or a table slot: a card comes and goes. Its antenna is on only while it is
 #         polled (so it never hears a neighbour's tags, and every tag on it wakes IDLE), every tag
 #         that answers is read, and one missing for miss_limit polls in a row has departed.
-#   pile  a stack that grows: its antenna stays on, and every tag read is halted (HLTA), so only a
+#   vpile an ISO/IEC 15693 pile on a PN5180 (firmware 2.4, tcvicinity.py): inventories, not halting.
+#   pile  an RC522 stack that grows: its antenna stays on, and every tag read is halted (HLTA), so only a
 #         newly placed card answers the next REQA, however many lie beneath it. Cards still there
 #         are checked a few per poll by WUPA + SELECT with their own UID (only that tag answers);
 #         one that fails pile_miss_limit checks in a row (each tried check_tries times) has departed.
@@ -27,12 +28,14 @@
 
 from tcproto import frame, hexlify_upper, MAX_LINE
 from tcleds import parse_led
+from tcvicinity import VPILE, VicinityPoller, VicinityState
 
-VERSION = "tc-array-2.3"
+VERSION = "tc-array-2.4"
 HOST_BYTES_PER_ROUND = 512  # read at most this much of the host's input a round: polling comes first
 SEQ_MODULUS = 65536
 PAD = "pad"
 PILE = "pile"
+KIND_LETTERS = {PAD: "d", PILE: "p", VPILE: "v"}  # the T figure "kinds", one letter per channel (firmware 2.4)
 
 
 def pile_pad_refusal(a, kind_a, b, kind_b):
@@ -117,15 +120,15 @@ class ArrayFirmware:
     def __init__(self, readers, write, clock_ms, kinds=None, neighbours=(), miss_limit=3, heartbeat_ms=1000,
                  retry_ms=2000, pile_miss_limit=2, checks_per_poll=2, check_tries=3, max_new=4, switch_antennas=True,
                  ticks_us=None, ticks_diff=None, board=(), self_test_count=200, buttons=(), press_rounds=2,
-                 leds=None, host_input=None):
+                 leds=None, host_input=None, vicinity=None):
         kinds = list(kinds) if kinds is not None else [PAD] * len(readers)
         if len(kinds) != len(readers):
             raise ValueError("%d readers but %d kinds" % (len(readers), len(kinds)))
         for kind in kinds:
-            if kind not in (PAD, PILE):
-                raise ValueError("reader kind %r is neither %r nor %r" % (kind, PAD, PILE))
+            if kind not in KIND_LETTERS:
+                raise ValueError("reader kind %r is not one of %r, %r, %r" % (kind, PAD, PILE, VPILE))
         for a, b in neighbours:
-            if kinds[a] == PILE and kinds[b] == PILE:
+            if kinds[a] != PAD and kinds[b] != PAD:
                 raise ValueError("readers %d and %d are neighbouring piles: both fields stay on and each would "
                                  "read the other's new cards; move them apart or make one a pad" % (a, b))
             refused = pile_pad_refusal(a, kinds[a], b, kinds[b])
@@ -137,7 +140,8 @@ class ArrayFirmware:
         self.buttons = [Button(pin) for pin in buttons]
         self.press_rounds = press_rounds
         # Piles first: a card landing on a pile is halted by its own reader before any pad's field is on.
-        self.order = [i for i, k in enumerate(kinds) if k == PILE] + [i for i, k in enumerate(kinds) if k == PAD]
+        self.order = [i for i, k in enumerate(kinds) if k != PAD] + [i for i, k in enumerate(kinds) if k == PAD]
+        self.vicinity = VicinityPoller(self, **(vicinity or {})) if VPILE in kinds else None
         self._write = write
         self._clock_ms = clock_ms
         self.miss_limit = miss_limit
@@ -202,7 +206,7 @@ class ArrayFirmware:
             exchanges, collisions, errors = ch.reader.take_stats() if ch.ok else (0, 0, 0)
             self._send("S", [str(index), str(ch.polls), str(ch.reads), str(collisions), str(errors)], ms)
             ch.polls = ch.reads = 0
-        if self._ticks_us is not None or self.leds is not None:
+        if self._ticks_us is not None or self.leds is not None or self.vicinity is not None:
             for fields in self._timing_frames(ms):
                 self._send("T", fields, ms)
         self._next_heartbeat = ms + self.heartbeat_ms
@@ -210,6 +214,9 @@ class ArrayFirmware:
     def _timing_frames(self, ms):
         """T frames: every timing figure as name=value, as many to a frame as a line holds."""
         pairs = self.board + self.timing
+        if self.vicinity is not None:
+            pairs = pairs + [("kinds", "".join(KIND_LETTERS[ch.kind] for ch in self.channels))]
+            pairs = pairs + self.vicinity.timing(self.channels)
         if self.leds is not None:
             pairs = pairs + [("leds", str(self.leds.count)), ("led_bad", str(self.leds.refused))]
         if self._rounds:
@@ -228,7 +235,8 @@ class ArrayFirmware:
     def self_test(self):
         """Time the driver's register accesses on the first reader that answers (none: no figures)."""
         self.timing = []
-        for ch in self.channels:
+        # An RC522 first: the host's poll-round model reads rd_us as one 2-byte transaction (a PN5180's read is two frames).
+        for ch in [c for c in self.channels if c.kind != VPILE] + [c for c in self.channels if c.kind == VPILE]:
             if ch.ok:
                 read, write, pin = ch.reader.measure(self._ticks_us, self._ticks_diff, self.self_test_count)
                 self.timing = [("n", str(self.self_test_count)), ("rd_us", "%.1f" % read), ("wr_us", "%.1f" % write),
@@ -249,9 +257,11 @@ class ArrayFirmware:
 
     def _init(self, ch, now):
         try:
-            ch.reader.init(field=ch.kind == PILE or not self.switch_antennas)
+            ch.reader.init(field=ch.kind != PAD or not self.switch_antennas)
             ch.ok = True
             ch.woken = True
+            if ch.kind == VPILE:
+                ch.vicinity = VicinityState()  # its field came on: no tag is quiet, and a census starts
         except OSError:
             ch.ok = False
             ch.retry_at = now + self.retry_ms
@@ -288,7 +298,9 @@ class ArrayFirmware:
                 return
         ch.polls += 1
         try:
-            if ch.kind == PILE:
+            if ch.kind == VPILE:
+                self.vicinity.poll(index, ch)
+            elif ch.kind == PILE:
                 self._poll_pile(index, ch)
             else:
                 self._poll_pad(index, ch)

@@ -192,8 +192,20 @@ class ArrayCheck:
             )
         if not self.listed:
             lines.append("no tag listing seen: the firmware is older than 2.0, or no heartbeat came (is it polling?)")
+        kinds = self.kinds_report()
+        if kinds:
+            lines.append(kinds)
         lines.append(self.led_report())
         return lines
+
+    def kinds_report(self) -> str:
+        """Which reader is what, as the array says (its ``kinds`` figure, firmware 2.4); empty if it did not say."""
+        letters = self.timing.get("kinds", "")
+        if not letters:
+            return ""
+        named = [f"{ArrayChannel('', channel).reader_id} {READER_KINDS.get(letter, 'unknown kind ' + repr(letter))}"
+                 for channel, letter in enumerate(letters)]
+        return "readers: " + ", ".join(named)
 
     @property
     def led_count(self) -> int | None:
@@ -224,6 +236,9 @@ class ArrayCheck:
                            ("wr_us", "register write (one chip-select SPI transaction, 2 bytes)"),
                            ("pin_us", "Pin.value() on a chip-select pin")):
             lines.append(f"  {what:<58} {t[name] + ' us' if name in t else 'not measured (no reader answers)'}")
+        if "census_ms" in t:
+            lines.append(f"  {'ISO 15693 pile census (field off, inventories to silence)':<58} mean {t['census_ms']} ms, "
+                         f"max {t.get('census_max', '?')} ms over {t.get('censuses', '?')} censuses")
         if "round_ms" in t:
             lines.append(f"  {'polling round, as the readers lie now':<58} mean {t['round_ms']} ms, max {t.get('max_ms', '?')} ms "
                          f"over {t.get('rounds', '?')} rounds")
@@ -233,6 +248,10 @@ class ArrayCheck:
     def healthy(self) -> bool:
         readers_ok = all(t.health == "ok" and not t.errors for t in self.readers.values())
         return bool(self.readers) and self.bad_frames == 0 and not self.refused and readers_ok
+
+
+READER_KINDS = {"d": "pad (RC522)", "p": "pile (RC522)", "v": "ISO 15693 pile (PN5180)"}
+"""The letters of the array's ``kinds`` figure (firmware/tcarray.py KIND_LETTERS)."""
 
 
 def check_array(port: str, seconds: float = 10.0, open_serial: Callable[..., Any] = serial.serial_for_url) -> ArrayCheck:

@@ -21,8 +21,8 @@ import serial
 from companion.core.errors import FrameError
 from companion.core.readers import ArrayChannel
 from hardware.check import CheckError
-from hardware.protocol import BootFrame, Frame, LineAssembler, TagFrame, decode_line
-from hardware.stacktable import StackRow, StackTable
+from hardware.protocol import BootFrame, Frame, LineAssembler, TagFrame, TimingFrame, decode_line
+from hardware.stacktable import SHIPPED_TABLE, StackRow, StackTable
 
 log = logging.getLogger(__name__)
 
@@ -72,12 +72,29 @@ class ArrayFrames:
                     return frame
         return None
 
+    def answers(self, channel: int, seconds: float) -> tuple[int, int]:
+        """Over ``seconds``: how often the ISO 15693 pile on ``channel``'s newest card answered a
+        census's first inventory, and how often it did not (the array's topaN and topmN figures)."""
+        answered = missed = 0
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for frame in self.drain():
+                if isinstance(frame, TimingFrame):
+                    answered += int(frame.number(f"topa{channel}") or 0)
+                    missed += int(frame.number(f"topm{channel}") or 0)
+        return answered, missed
+
     def close(self) -> None:
         self._link.close()
 
 
-def measure_stack(frames: ArrayFrames, channel: int, ask: Ask, say: Say, *, cards: int = 40, wait_s: float = 3.0) -> StackTable:
-    """Guide the person through laying up to ``cards`` cards on ``channel``; the stack table it gives."""
+def measure_stack(
+    frames: ArrayFrames, channel: int, ask: Ask, say: Say, *, cards: int = 40, wait_s: float = 3.0, listen_s: float = 0.0
+) -> StackTable:
+    """Guide the person through laying up to ``cards`` cards on ``channel``; the stack table it gives.
+
+    ``listen_s`` (an ISO 15693 pile, ``--iso15693``): after each card is reported, listen that long
+    to how often it answers the censuses, untouched; the rates become the table's iso15693 answers."""
     reader = ArrayChannel("", channel).reader_id
     say(f"Clear {reader}. Lay cards on it one at a time, squarely on the stack as in play, and press Enter after "
         f"each (type q and Enter to stop early).")
@@ -94,14 +111,21 @@ def measure_stack(frames: ArrayFrames, channel: int, ask: Ask, say: Say, *, card
             start = time.monotonic()
             seen = frames.arrival(channel, wait_s)
             if seen is not None:
-                rows.append(StackRow(card, True, int((time.monotonic() - start) * 1000)))
+                took = int((time.monotonic() - start) * 1000)
+                answer = None
+                if listen_s > 0:
+                    say(f"card {card} reported; leave the pile untouched for {listen_s:g} s")
+                    answered, missed = frames.answers(channel, listen_s)
+                    answer = answered / (answered + missed) if answered + missed else None
+                rows.append(StackRow(card, True, took, answer))
                 break
         if seen is None:
             rows.append(StackRow(card, False))
             say(f"card {card} was not reported twice: {reader} reads {depth} cards deep")
             return _table(frames, reader, depth, rows)
         depth = card
-        say(f"card {card} reported ({rows[-1].ms} ms)")
+        rate = rows[-1].answer
+        say(f"card {card} reported ({rows[-1].ms} ms)" + (f", answered {rate:.3f} of the censuses" if rate is not None else ""))
     say(f"{reader} read all {cards} cards laid: it reads at least {depth} deep (lay more with --cards)")
     return _table(frames, reader, depth, rows)
 
@@ -109,4 +133,11 @@ def measure_stack(frames: ArrayFrames, channel: int, ask: Ask, say: Say, *, card
 def _table(frames: ArrayFrames, reader: str, depth: int, rows: list[StackRow]) -> StackTable:
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     source = f"companion hw stack on {reader}, firmware {frames.firmware or 'not seen'}, {when}"
-    return StackTable(measured=True, source=source, depth=depth, rows=tuple(rows))
+    shipped = StackTable.load(SHIPPED_TABLE).iso15693
+    iso15693 = shipped  # an RC522 pile measured: the ISO 15693 part stays as it was
+    answers = [r.answer for r in rows if r.seen]
+    if answers and all(a is not None for a in answers):
+        guessed = {k: v for k, v in (shipped or {}).items() if k in ("positions", "tabletop", "hand", "capture")}
+        iso15693 = {"measured": True, "source": f"answer rates by depth: {source}; {', '.join(guessed) or 'nothing else'} "
+                    f"still the shipped guess", "answer": answers, **guessed}
+    return StackTable(measured=True, source=source, depth=depth, rows=tuple(rows), iso15693=iso15693)

@@ -29,6 +29,8 @@ class StackRow:
     seen: bool
     ms: int | None = None
     """Milliseconds from the person's Enter to the reader's arrival frame (None: not seen)."""
+    answer: float | None = None
+    """ISO 15693 pile: how often this card, the newest, answered a census's first inventory (None: not listened for)."""
 
 
 @dataclass(frozen=True)
@@ -37,14 +39,20 @@ class StackTable:
     source: str
     depth: int
     rows: tuple[StackRow, ...] = ()
+    iso15693: dict[str, Any] | None = None
+    """The ISO 15693 pile's part (hardware/sim/vicinity.py PileTable reads it), carried through as it is."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "measured": self.measured,
             "source": self.source,
             "depth": self.depth,
-            "rows": [{"depth": r.depth, "seen": r.seen, "ms": r.ms} for r in self.rows],
+            "rows": [{"depth": r.depth, "seen": r.seen, "ms": r.ms, **({"answer": r.answer} if r.answer is not None else {})}
+                     for r in self.rows],
         }
+        if self.iso15693 is not None:
+            data["iso15693"] = self.iso15693
+        return data
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> "StackTable":
@@ -63,6 +71,11 @@ class StackTable:
         parsed: list[StackRow] = []
         for i, row in enumerate(rows):
             ms = row.get("ms") if isinstance(row, dict) else None
+            answer = row.get("answer") if isinstance(row, dict) else None
+            if (
+                answer is not None and (not isinstance(answer, (int, float)) or isinstance(answer, bool) or not 0 <= answer <= 1)
+            ):
+                raise ConfigError(f"{where}: rows[{i}].answer must be a fraction from 0 to 1")
             if (
                 not isinstance(row, dict)
                 or not isinstance(row.get("depth"), int)
@@ -70,8 +83,11 @@ class StackTable:
                 or not (ms is None or (isinstance(ms, int) and not isinstance(ms, bool)))
             ):
                 raise ConfigError(f"{where}: rows[{i}] must be {{depth, seen, ms}}")
-            parsed.append(StackRow(row["depth"], row["seen"], ms))
-        return cls(measured, source, depth, tuple(parsed))
+            parsed.append(StackRow(row["depth"], row["seen"], ms, None if answer is None else float(answer)))
+        iso15693 = data.get("iso15693")
+        if iso15693 is not None and not isinstance(iso15693, dict):
+            raise ConfigError(f"{where}: iso15693 must be an object (the ISO 15693 pile's figures)")
+        return cls(measured, source, depth, tuple(parsed), iso15693)
 
     @classmethod
     def load(cls, path: Path) -> "StackTable":

@@ -36,6 +36,14 @@ def add_parser(sub: Any) -> None:
     s.add_argument("--out", default="stack-table.json", help="where to write the table (default stack-table.json)")
     s.add_argument("--cards", type=int, default=40, help="lay at most this many cards (default 40)")
     s.add_argument("--wait", type=float, default=3.0, help="seconds a card has to be reported (default 3)")
+    s.add_argument(
+        "--iso15693",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="an ISO 15693 pile: after each card, listen this long to how often it answers (e.g. 60); the rates become "
+        "the table's iso15693 answers",
+    )
     s.set_defaults(run=stack)
     a = hwsub.add_parser(
         "sound",
@@ -85,7 +93,7 @@ def stack(args: argparse.Namespace) -> int:
         raise SystemExit("companion hw stack: --channel must be 0 to 15, --cards at least 1 and --wait more than 0")
     frames = ArrayFrames(args.port)
     try:
-        table = measure_stack(frames, args.channel, input, print, cards=args.cards, wait_s=args.wait)
+        table = measure_stack(frames, args.channel, input, print, cards=args.cards, wait_s=args.wait, listen_s=args.iso15693)
     finally:
         frames.close()
     out = Path(args.out)

@@ -55,7 +55,7 @@ def test_a_bounce_shorter_than_the_press_rounds_says_nothing(array: Array) -> No
     array.buttons[0].held = False
     array.rounds(3)
     assert array.presses() == []
-    assert tcarray.VERSION == "tc-array-2.3"
+    assert tcarray.VERSION == "tc-array-2.4"
 
 
 def test_buttons_and_tags_share_the_frame_sequence(array: Array) -> None:

@@ -37,6 +37,9 @@ def test_main_pins_do_not_clash_and_the_layout_is_valid(monkeypatch: Any) -> Non
     assert len(main.CS_PINS) == len(main.KINDS) == 16
     assert main.LED_PIN not in used and main.LED_PIN not in main.BUTTON_PINS, "the LED data pin is wired to something else"
     assert 0 < main.LED_BRIGHTNESS <= 0.25  # 16 LEDs at full white would draw ~1 A (docs/hardware.md, "Lights")
+    vpiles = [channel for channel, kind in enumerate(main.KINDS[: main.CHANNELS]) if kind == tcarray.VPILE]
+    busy = [main.BUSY_PINS[channel] for channel in vpiles]  # every ISO 15693 pile has its BUSY input
+    assert not set(busy) & (set(main.CS_PINS[: main.CHANNELS]) | set(bus_pins) | {main.RESET_PIN, main.MAINTENANCE_PIN, main.LED_PIN})
     # The firmware accepts the layout as main.py hands it over (two neighbouring piles are refused).
     tcarray.ArrayFirmware([object()] * 16, lambda line: None, lambda: 0, kinds=main.KINDS, neighbours=main.NEIGHBOURS)
     sys.modules.pop("main", None)

@@ -17,6 +17,7 @@ from companion.table.model import TableModel
 from hardware.bridge import ArrayBridge
 from hardware.health import Backoff, HealthBoard
 from hardware.sim.firmware_array import FirmwareArray
+from hardware.sim.pile_array import PileArray
 from tests.hardware.helpers import wait_until
 
 HEARTBEAT_MS = 200
@@ -176,3 +177,23 @@ def test_table_time_follows_a_system_clock_step(array: FirmwareArray) -> None:
     finally:
         bridge.stop()
         table.stop()
+
+
+def test_the_bridge_reads_an_iso15693_piles_8_byte_uids_from_the_firmwares_own_frames(tmp_path: Path) -> None:
+    slix = [f"e0040108{n:02x}a1b2{n:02x}" for n in range(1, 5)]
+    sim = PileArray(["vpile", "pad"], link=tmp_path / "array")
+    sim.plug()
+    service = Service(sim.port)
+    try:
+        wait_until(lambda: service.health.status("array").get("rebuilds") == 1, timeout=10.0, what="the first listing")
+        for uid in slix[:3]:
+            sim.place(PILE, uid)
+            time.sleep(0.3)
+        wait_until(lambda: len(service.observations) == 3, timeout=10.0, what="three cards on the pile")
+        sim.take(PILE, slix[1])
+        wait_until(lambda: len(service.observations) == 4, timeout=10.0, what="the card taken to depart")
+        assert service.events() == [("arrive", "pile-1", uid) for uid in slix[:3]] + [("depart", "pile-1", slix[1])]
+        assert service.table.present("pile-1") == (slix[0], slix[2])
+    finally:
+        service.stop()
+        sim.close()

@@ -101,3 +101,47 @@ def test_the_command_writes_the_table_and_says_the_depth_line(
     assert code == 0
     assert StackTable.load(out).depth == 2
     assert f"wrote {out}: depth 2. Set depth = 2 on the zone of array:0 in the table config" in capsys.readouterr().out
+
+
+def test_an_iso15693_piles_answer_rates_by_depth_are_measured_into_the_tables_iso15693_part(tmp_path: Path) -> None:
+    from hardware.sim.pile_array import PileArray
+    from hardware.sim.vicinity import PileTable
+
+    slix = [f"e0040108{n:02x}a1b2{n:02x}" for n in range(1, 6)]
+    three = PileTable(measured=False, source="a test's pile: three cards deep, each always answering", answer=(1.0, 1.0, 1.0))
+    array = PileArray(["pad", "vpile"], link=tmp_path / "array", table=three)
+    array.plug()
+    laid: list[str] = []
+
+    def person(prompt: str) -> str:
+        if "lay it again" in prompt:
+            array.take(1, laid[-1])
+            array.place(1, laid[-1])
+        else:
+            laid.append(slix[len(laid)])
+            array.place(1, laid[-1])
+        return ""
+
+    said: list[str] = []
+    try:
+        frames = ArrayFrames(array.port)
+        try:
+            table = measure_stack(frames, 1, person, said.append, cards=5, wait_s=4.0, listen_s=4.0)
+        finally:
+            frames.close()
+    finally:
+        array.close()
+    assert table.depth == 3 and [(r.depth, r.seen, r.answer) for r in table.rows] == [
+        (1, True, 1.0), (2, True, 1.0), (3, True, 1.0), (4, False, None)]
+    assert table.iso15693 is not None and table.iso15693["measured"] is True and table.iso15693["answer"] == [1.0, 1.0, 1.0]
+    path = tmp_path / "stack-table.json"
+    table.save(path)
+    loaded = PileTable.load(path)  # the simulator reads the measured rates, the rest still the shipped guess
+    assert loaded.measured and loaded.answer == (1.0, 1.0, 1.0) and loaded.hand == PileTable.load().hand
+    assert StackTable.load(path) == table
+
+
+def test_an_rc522_measurement_keeps_the_shipped_iso15693_part() -> None:
+    shipped = StackTable.load(SHIPPED_TABLE)
+    assert shipped.iso15693 is not None and shipped.iso15693["measured"] is False
+    assert StackTable.from_json(shipped.to_json(), "again") == shipped

@@ -28,6 +28,7 @@ from companion.core import JsonObject, Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.contract.game import Game
 from companion.core.codec import converter
+from companion.entry.alike import as_one, distinct
 from companion.entry.draft import Draft, DraftError
 from companion.entry.forms import (
     agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
@@ -318,6 +319,8 @@ class Builder:
                 if key not in offered and have is not None:
                     offered.add(key)
                     choices.append(Offered(Choice(have, str(have)), True))
+        # Copies of one card are one button, naming a copy the move meant can take.
+        shown = as_one(choices, self._twins)
         # A list may be finished at any length the notation can write; whether that is legal is the
         # engine's to say.
         least, most = self._written(move_type, name, spec)
@@ -330,12 +333,12 @@ class Builder:
             many=spec.many,
             optional=spec.optional,
             so_far=tuple(partial),
-            choices=tuple(choices),
+            choices=shown,
             can_finish=finishing,
             finish_legal=finishing and any(
                 name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
             ),
-            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
+            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
         )
 
     def _next_per_player(
@@ -364,24 +367,25 @@ class Builder:
         taken = set() if draft.every else {repr(v) for values in parts for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
-        choices = tuple(
+        choices = as_one((
             Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
             for choice in domain
-        )
-        offered = {repr(c.choice.value) for c in choices}
-        hidden = 0 if draft.every else sum(
-            1 for c in self.choices(open_key, spec, move_type, name, True) if repr(c.value) not in offered
-        )
+        ), self._twins)
+        hidden = 0 if draft.every else self._hidden(open_key, spec, move_type, name, [c.choice.value for c in choices])
         return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
                         can_finish=True,
                         finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
                         hidden_choices=hidden, part=part)
 
-    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
+    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: Sequence[Any]) -> int:
         """How many more values "show every value" would offer (an illegal move on purpose), a value
-        tapped already in the list among them (a repeat)."""
+        tapped already in the list among them (a repeat); copies of one card are one value."""
         every = self.choices(by, spec, move_type, name, True)
-        return sum(1 for c in every if repr(c.value) not in offered)
+        return len(distinct((c.value for c in every), self._twins) - distinct(offered, self._twins))
+
+    def _twins(self, card: str) -> Sequence[str]:
+        """The copies of a card on this state (:meth:`Game.copies`)."""
+        return self.game.copies(self.state, card)
 
     def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> tuple[QuickMove, ...]:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""

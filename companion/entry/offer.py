@@ -46,9 +46,15 @@ class Offered:
 
     choice: Choice
     legal: bool
+    count: int = 1
+    """How many identical copies of the card this one value stands for ("7 START ×3"): the page
+    shows one button, and the value is a copy that makes the move meant (:mod:`companion.entry.alike`)."""
 
     def to_json(self) -> JsonObject:
-        return {**self.choice.to_json(), "legal": self.legal}
+        out: JsonObject = {**self.choice.to_json(), "legal": self.legal}
+        if self.count > 1:
+            out["count"] = self.count
+        return out
 
 
 @dataclass(frozen=True)

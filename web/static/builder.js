@@ -140,8 +140,9 @@
         ? "Whose " + next.field.replace(/_/g, " ") + "?" + (Object.keys(mapping).length ? " (done: " + Object.keys(mapping).join(", ") + ")" : "")
         : next.field.replace(/_/g, " ") + " of " + next.key + " (" + next.so_far.length + " so far)";
       const tiles = next.choices.map((c) => {
+        labels[JSON.stringify(c.value)] = c.label;
         const face = c.card ? card(opts.gameId, c.card) : null;
-        return tap(face || c.label, "value:" + JSON.stringify(c.value), () => put({ mapping: next.key === null ? { [c.value]: [] } : { [next.key]: next.so_far.concat([c.value]) } }),
+        return tap(withCount(face || c.label, c), "value:" + JSON.stringify(c.value), () => put({ mapping: next.key === null ? { [c.value]: [] } : { [next.key]: next.so_far.concat([c.value]) } }),
           "choice" + (face ? " has-card" : "") + (c.legal ? "" : " off"));
       });
       const actions = [];
@@ -161,11 +162,17 @@
         actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
     }
 
+    // Identical copies of a card are one button: "7 START ×3" (the server names a copy the move can take).
+    function withCount(body, choice) {
+      if (!choice.count || choice.count < 2) return body;
+      return [].concat(body, el("span", { class: "count", "data-count": String(choice.count) }, " ×" + choice.count));
+    }
+
     function choiceButton(next, choice) {
       labels[JSON.stringify(choice.value)] = choice.label;
       const face = choice.card ? card(opts.gameId, choice.card) : null;
       const isCard = ["hand_card", "unseen_card", "public_card"].includes(next.pick);
-      const body = face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label;
+      const body = withCount(face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label, choice);
       return tap(body, "value:" + JSON.stringify(choice.value), () => {
         const fields = Object.assign({}, draft.fields);
         fields[next.field] = next.many ? next.so_far.concat([choice.value]) : choice.value;

@@ -127,6 +127,27 @@ def _parse(name: str) -> Card:
 
 
 
+SPOKEN: dict[Kind, str] = {
+    Kind.START: "7 START",
+    Kind.WISDOM: "Wisdom",
+    Kind.TRAP_DRAW: "Trap +3",
+    Kind.TRAP_UP: "Trap ↑",
+    Kind.TRAP_DOWN: "Trap ↓",
+    Kind.ESCAPE: "Escape",
+    Kind.ESCAPE_DISCARD: "Escape + discard",
+}
+"""What a person calls a card of a kind with copies: the copy number is the engine's, not the table's."""
+
+
+def spoken(name: str) -> str:
+    """A card as a person names it: a copy by its kind ("7 START" for ``start-3``), any other by its name."""
+    try:
+        kind = parse_card(name).kind
+    except ValueError:
+        return name
+    return SPOKEN.get(kind, name)
+
+
 _twins: dict[int, tuple[Mapping[str, Card], dict[str, tuple[str, ...]]]] = {}
 
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from companion.core import Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.setup_form import SetupField, SetupForm
-from .cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind
+from .cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind, spoken
 from .leaders import BEFORE_START, BETWEEN
 from .moves import (
     Beast,
@@ -54,7 +54,8 @@ OUT_DISCARD_MOST = 3
 
 
 def _card(card: str, where: str = "") -> Choice:
-    return Choice(card, f"{card} ({where})" if where else card, card)
+    name = spoken(card)  # copies read alike: the builder offers them as one card
+    return Choice(card, f"{name} ({where})" if where else name, card)
 
 
 # -- candidates ---------------------------------------------------------------------------------------
@@ -265,7 +266,7 @@ def _piles(state: State, every: bool) -> list[Choice]:
         shown.add(pile.number)
         top = pile.cards[-1] if pile.cards else None
         closed = "" if pile.open else ", closed"
-        out.append(Choice(pile.number, f"pile {pile.number} (top: {top or 'empty'}{closed})", top))
+        out.append(Choice(pile.number, f"pile {pile.number} (top: {spoken(top) if top else 'empty'}{closed})", top))
     out.sort(key=lambda c: int(c.value))
     out.append(Choice(NEW, "new pile"))
     return out

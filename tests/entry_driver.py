@@ -81,6 +81,20 @@ def target_of(move: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = False) -> tuple[dict[str, Any], int]:
+    """The move the taps produce and how many taps it took (:func:`_tap_in`). A step with no value on
+    the way to a legal move is left as it stands for the person (companion.entry.only); so a move
+    illegal on purpose there is entered with every value shown from its first step (one tap more)."""
+    try:
+        return _tap_in(builder, move, referee, every=False)
+    except Unreachable as first:
+        try:
+            built, taps = _tap_in(builder, move, referee, every=True)
+        except Unreachable:
+            raise first from None
+        return built, taps + 1
+
+
+def _tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool, every: bool) -> tuple[dict[str, Any], int]:
     """The move the taps produce (notation; it equals ``move`` without ``t``, but for which copy of a
     card it names: :func:`same_cards`) and how many taps it took.
 
@@ -93,7 +107,6 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
     taps = 1 if referee else 0  # the referee first says who acts ("table" for nobody)
     fields: dict[str, Any] = {}
     closed: set[str] = set()
-    every = False
     verb: str | None = None
     while taps <= MAX_TAPS:
         offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every)).to_json()

@@ -29,10 +29,12 @@ def card_key(value: Any, twins: Twins) -> str:
 
 def as_one(offered: Iterable[Offered], twins: Twins) -> tuple[Offered, ...]:
     """The values offered with each card's copies as one value, in the order the first copy came:
-    legal if any copy is, naming the first legal copy, counting the copies offered."""
-    groups: dict[str, list[Offered]] = {}
+    legal if any copy is, naming the first legal copy, counting the copies offered. Copies the game
+    labels apart stay apart: a card in two places is two things to a person ("7 START (top of pile
+    1)", "7 START (half on pile 2)")."""
+    groups: dict[tuple[str, str], list[Offered]] = {}
     for one in offered:
-        groups.setdefault(card_key(one.choice.value, twins), []).append(one)
+        groups.setdefault((card_key(one.choice.value, twins), one.choice.label), []).append(one)
     out = []
     for group in groups.values():
         if len(group) == 1:

@@ -30,6 +30,7 @@ from companion.contract.game import Game
 from companion.core.codec import converter
 from companion.entry.alike import as_one, distinct
 from companion.entry.draft import Draft, DraftError
+from companion.entry.only import only_way
 from companion.entry.forms import (
     agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
     written_length,
@@ -152,7 +153,9 @@ class Builder:
 
     # -- the answer a page gets ------------------------------------------------------------
 
-    def offer(self, draft: Draft) -> Offer:
+    def offer(self, draft: Draft, chosen: bool = True) -> Offer:
+        """The offer for ``draft``; ``chosen`` False where its verb was chosen for the person (the only
+        legal one), so no step is taken for them either: a move is never made without a tap."""
         by = draft.by
         by_verb = self.game.codec.by_verb
         if draft.verb is None:
@@ -164,7 +167,7 @@ class Builder:
                 # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
                 # fields are what the page asks; the other verbs stay one tap away for a move entered
                 # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
-                return self.offer(dataclasses.replace(draft, verb=only))
+                return self.offer(dataclasses.replace(draft, verb=only), chosen=False)
             # A wide verb is listed only in part: more moves fit than one-tap buttons can show
             # (unless each has a field never judged here, which keeps it off the buttons anyway).
             wide = any(not self._wild(by_verb[v]) and not self._whole(by, v, {}) for v in legal)
@@ -218,6 +221,9 @@ class Builder:
         quick = self._quick(draft, mine if buttons is None else buttons, move_type)
         verbs = self._verbs(legal)
         if next_step is not None:
+            taken = only_way(next_step, draft, wild) if chosen else None
+            if taken is not None:
+                return self._taken(self.offer(taken), next_step.field)
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         ok = bool(mine)
@@ -227,6 +233,12 @@ class Builder:
             # whole table, where the game's candidates stand for a wider choice (each yeti's own coins).
             ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=ok)
+
+    @staticmethod
+    def _taken(offer: Offer, name: str) -> Offer:
+        """``offer`` with field ``name`` marked as taken for the person (its only way on)."""
+        fields = tuple(dataclasses.replace(f, taken=True) if f.name == name else f for f in offer.fields)
+        return dataclasses.replace(offer, fields=fields)
 
     def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
         """What of the verb being built needs judging for the next field (:class:`Spare`); None where
@@ -336,9 +348,12 @@ class Builder:
             choices=shown,
             can_finish=finishing,
             finish_legal=finishing and any(
-                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
+                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True)
+                or spec.optional and not partial and m.get(name) is None  # "None": a move without the field
+                for m in mine
             ),
             hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
+            ask=spec.ask,
         )
 
     def _next_per_player(
@@ -438,7 +453,12 @@ class Builder:
             if value is None:
                 continue
             labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
-            if isinstance(value, list):
+            if spec.per_player and isinstance(value, dict):  # "anna: none; ben: robot-2 teen-4"
+                parts.append("; ".join(
+                    f"{who}: {' '.join(labels.get(repr(v), _words(v)) for v in held) or 'none'}"
+                    for who, held in value.items() if isinstance(held, list)
+                ))
+            elif isinstance(value, list):
                 parts.append(" ".join(labels.get(repr(v), _words(v)) for v in value))
             else:
                 parts.append(labels.get(repr(value), _words(value)))

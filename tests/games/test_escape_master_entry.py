@@ -104,7 +104,9 @@ def test_the_count_without_hands_is_one_tap_for_the_referee() -> None:
     state = ok(started({A: ["start-1"], B: ["robot-2"]}), mv(A, "play", card="start-1", pile="new", t=1.0),
                mv(A, "out", t=2.0))
     quick = [q["move"] for q in offer(state, None, None)["quick"]]
-    assert quick == [{"do": "end_round"}]
+    # Without a count, or counted as the engine knows the hands (issue 22, MEDIUM 10): one tap either way.
+    assert quick == [{"do": "end_round"}, {"do": "end_round", "hands": {A: [], B: ["robot-2"]}}]
+    assert all(GAME.judge(state, GAME.codec.from_json(q)).ok for q in quick)
 
 
 def _tap_file(path: Path) -> tuple[list[tuple[str, int]], list[tuple[str, str]]]:
@@ -149,3 +151,29 @@ def test_story_swaps_and_passes_are_tapped_in_on_the_players_page() -> None:
     passed = {"by": B, "do": "pass_card", "cards": ["doom-Q"], "to": A}
     built, taps = tap_in(Builder(GAME, state, state.table.players, B), passed)
     assert built == passed and taps <= 3
+
+
+# -- issue 22, MEDIUM 6: a step with one way on takes it -------------------------------------------
+
+
+def test_out_with_nothing_to_discard_is_the_verb_tap_alone() -> None:
+    # Anna's last card is on a pile: "out" has nothing to discard, so no "None" tap is asked.
+    state = ok(started({A: ["start-1"], B: ["robot-2", "robot-3"]}), mv(A, "play", card="start-1", pile="new", t=1.0))
+    answer = offer(state, A, A, verb="out")
+    assert answer["next"] is None and answer["move"] == {"by": A, "do": "out"} and answer["legal"] is True
+    assert [f["name"] for f in answer["fields"] if f.get("taken")] == ["discard"]
+    # Shown every value, the step waits for a tap: an illegal discard can still be entered on purpose.
+    every = offer(state, A, A, verb="out", every=True)
+    assert every["move"] is None and every["next"]["field"] == "discard" and every["next"]["can_finish"]
+
+
+def test_the_only_verb_chosen_for_a_person_never_makes_the_move_itself() -> None:
+    state = ok(started({A: ["start-1"], B: ["robot-2"]}), mv(A, "play", card="start-1", pile="new", t=1.0))
+    assert offer(state, A, A)["move"] is None
+
+
+def test_a_hand_is_offered_in_rank_order_not_as_text() -> None:
+    state = started({A: ["joe-10", "joe-2", "teen-K", "teen-J", "teen-Q", "start-1"], B: ["robot-2"]})
+    step = offer(state, A, A, verb="discard", every=True)["next"]
+    hand = {"joe-10", "joe-2", "teen-K", "teen-J", "teen-Q", "start-1"}
+    assert [c["value"] for c in step["choices"] if c["value"] in hand] == ["joe-2", "joe-10", "teen-J", "teen-Q", "teen-K", "start-1"]

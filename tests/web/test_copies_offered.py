@@ -131,10 +131,11 @@ def test_betray_is_one_button_counting_anna_s_copies_and_is_played(tmp_path: Pat
         assert done["move"] is not None and done["legal"] is True
         recorded = sent(game, phone, path + "/move", done["move"])
         assert recorded["card"] in ("betray-1", "betray-2") and recorded["target"] == house.B
-        # With every value shown, all eight copies are still one button.
+        # Played, a Betray is a thing in its own place: the seven others are still one button.
         every = offer(phone, path + "/offer", {"verb": "play", "every": True})
         no_copy_named(every)
-        assert only(every["next"], "Betray")["count"] == 8
+        assert only(every["next"], "Betray")["count"] == 7
+        assert only(every["next"], f"Betray ({house.A}, main room)")["value"] == recorded["card"]
 
 
 def test_a_refusal_and_the_transcript_name_the_card_not_the_copy(tmp_path: Path) -> None:

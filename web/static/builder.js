@@ -97,11 +97,14 @@
         who.map((p) => tap(p === null ? "table" : p, "by:" + (p === null ? "" : p), () => { by = p; setDraft(fresh()); }, by === p ? "on" : "")));
     }
 
+    // "Any value" before a verb: every step of the move waits for a tap and offers every value, so a
+    // move the rules refuse can be entered on purpose even where the builder would take a step itself.
     function verbRow(offer) {
       return el("div", { class: "tap-row verbs", role: "group", "aria-label": "what" },
         offer.verbs.map((v) => tap(v.label, "verb:" + v.verb,
-          () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus })),
-          (v.verb === offer.verb ? "on" : "") + (v.legal ? "" : " off"))));
+          () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus, every: draft.every })),
+          (v.verb === offer.verb ? "on" : "") + (v.legal ? "" : " off"))),
+        draft.verb || draft.every ? null : tap("Any value…", "every-verb", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
     }
 
     function quickRow(offer) {

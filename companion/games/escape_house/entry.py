@@ -76,7 +76,10 @@ def room_label(room: str) -> str:
 
 
 def _cards(state: State, cards: Iterable[str]) -> list[Choice]:
-    return [Choice(c, card_label(state, c), c) for c in cards]
+    # A played card says who played it where: two Keys played are two things at the table (and two
+    # buttons), where copies of a card in one place are one.
+    where = {p.card: f"{p.by}, {room_label(p.room)}" for p in state.played}
+    return [Choice(c, f"{card_label(state, c)} ({where[c]})" if c in where else card_label(state, c), c) for c in cards]
 
 
 # -- what the engine proposes ------------------------------------------------------------------------
@@ -239,10 +242,7 @@ def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every:
     if pick is Pick.UNSEEN_CARD:
         return _cards(state, _face_down(state) if viewer is None else _unseen_by(state, viewer))
     if pick is Pick.PUBLIC_CARD:
-        # A played card says who played it where: two Keys played are two things at the table.
-        where = {p.card: f"{p.by}, {room_label(p.room)}" for p in state.played}
-        return [Choice(c, f"{card_label(state, c)} ({where[c]})" if c in where else card_label(state, c), c)
-                for c in _public(state, viewer)]
+        return _cards(state, _public(state, viewer))
     if pick is ROOM:
         return [Choice(r, room_label(r)) for r in (MAIN_ROOM,) + state.rooms]
     if pick is Pick.NUMBER:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.contract.game import Game
 from companion.core import Move
 from companion.entry.builder import Builder, Draft, move_form
 
@@ -21,8 +22,29 @@ class Unreachable(AssertionError):
     """The move cannot be entered by taps."""
 
 
-def _same(a: Any, b: Any) -> bool:
-    return plain(a) == plain(b)
+class Alike:
+    """Copies of one card as a person sees them: one value (issue 22). The page offers each card once,
+    naming a copy the builder picks; so a move is tapped in when it names the same cards, whichever copies."""
+
+    def __init__(self, game: Game[Any], state: Any) -> None:
+        self.twins = lambda card: game.copies(state, card)
+
+    def key(self, value: Any) -> Any:
+        if isinstance(value, str):
+            same = self.twins(value)
+            return same[0] if same else value
+        if isinstance(value, (list, tuple)):
+            return [self.key(v) for v in value]
+        if isinstance(value, dict):
+            return {k: self.key(v) for k, v in value.items()}
+        return value
+
+    def same(self, a: Any, b: Any) -> bool:
+        return bool(self.key(plain(a)) == self.key(plain(b)))
+
+    def offered(self, choices: list[Mapping[str, Any]], wanted: Any) -> Any:
+        """The value of the button that stands for ``wanted``, or None."""
+        return next((c["value"] for c in choices if self.same(c["value"], wanted)), None)
 
 
 def plain(value: Any) -> Any:
@@ -34,7 +56,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def _per_player_tap(nxt: Mapping[str, Any], want: Mapping[str, list[Any]], fields: dict[str, Any], closed: set[str]) -> None:
+def _per_player_tap(nxt: Mapping[str, Any], want: Mapping[str, list[Any]], fields: dict[str, Any], closed: set[str], alike: Alike) -> None:
     """One tap on a mapping of players to values (a deal): whose part, a value of it, or "done"."""
     name, key = nxt["field"], nxt["key"]
     mapping = {k: list(v) for k, v in nxt["mapping"].items()}
@@ -47,7 +69,9 @@ def _per_player_tap(nxt: Mapping[str, Any], want: Mapping[str, list[Any]], field
     elif len(nxt["so_far"]) == len(want[key]):
         closed.add(f"{name}/{key}")
     else:
-        mapping[key] = list(nxt["so_far"]) + [want[key][len(nxt["so_far"])]]
+        wanted = want[key][len(nxt["so_far"])]
+        tapped = alike.offered(nxt["choices"], wanted)
+        mapping[key] = list(nxt["so_far"]) + [wanted if tapped is None else tapped]
     fields[name] = mapping
 
 
@@ -57,9 +81,25 @@ def target_of(move: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = False) -> tuple[dict[str, Any], int]:
-    """The move the taps produce (notation; it equals ``move`` without ``t``) and how many taps it took.
+    """The move the taps produce and how many taps it took (:func:`_tap_in`). A step with no value on
+    the way to a legal move is left as it stands for the person (companion.entry.only); so a move
+    illegal on purpose there is entered with every value shown from its first step (one tap more)."""
+    try:
+        return _tap_in(builder, move, referee, every=False)
+    except Unreachable as first:
+        try:
+            built, taps = _tap_in(builder, move, referee, every=True)
+        except Unreachable:
+            raise first from None
+        return built, taps + 1
+
+
+def _tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool, every: bool) -> tuple[dict[str, Any], int]:
+    """The move the taps produce (notation; it equals ``move`` without ``t``, but for which copy of a
+    card it names: :func:`same_cards`) and how many taps it took.
 
     Fields are matched by their own names (:func:`move_form`), as the page builds them."""
+    alike = Alike(builder.game, builder.state)
     parsed = move if isinstance(move, Move) else builder.game.codec.from_json(dict(move))
     target = plain(move_form(parsed))
     wanted_notation = plain(target_of(builder.game.codec.to_json(parsed)))
@@ -67,16 +107,15 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
     taps = 1 if referee else 0  # the referee first says who acts ("table" for nobody)
     fields: dict[str, Any] = {}
     closed: set[str] = set()
-    every = False
     verb: str | None = None
     while taps <= MAX_TAPS:
         offer = builder.offer(Draft(by, verb, dict(fields), frozenset(closed), every)).to_json()
         if offer["move"] is not None:  # the page sends a finished move at once
-            if not _same(offer["move"], wanted_notation):
+            if not alike.same(offer["move"], wanted_notation):
                 raise Unreachable(f"the taps built {offer['move']}, not {wanted_notation}")
             return offer["move"], taps
         for quick in offer["quick"]:
-            if _same(quick["form"], target):
+            if alike.same(quick["form"], target):
                 return quick["move"], taps + 1
         if verb is None and offer["verb"] == target["do"]:
             verb = target["do"]  # the only legal verb, chosen already
@@ -92,13 +131,13 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
         if nxt.get("per_player") and want is not None:
             key, part = nxt["key"], nxt["so_far"]
             if key is not None and len(part) < len(want[key]):
-                if not any(_same(c["value"], want[key][len(part)]) for c in nxt["choices"]):
+                if alike.offered(nxt["choices"], want[key][len(part)]) is None:
                     if every or not nxt["hidden_choices"]:
                         raise Unreachable(f"{name}/{key}: {want[key][len(part)]!r} is not offered")
                     every = True
                     taps += 1
                     continue
-            _per_player_tap(nxt, want, fields, closed)
+            _per_player_tap(nxt, want, fields, closed, alike)
             taps += 1
             continue
         if want is None:
@@ -119,7 +158,8 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
             wanted = want[len(so_far)]
         else:
             wanted = want
-        if not any(_same(c["value"], wanted) for c in nxt["choices"]):
+        tapped = alike.offered(nxt["choices"], wanted)
+        if tapped is None:
             if every or not nxt["hidden_choices"]:
                 raise Unreachable(f"{name}: {wanted!r} is not among {[c['value'] for c in nxt['choices']]}")
             every = True
@@ -127,7 +167,21 @@ def tap_in(builder: Builder, move: Mapping[str, Any] | Move, referee: bool = Fal
             continue
         taps += 1
         if nxt["many"]:
-            fields[name] = list(nxt["so_far"]) + [wanted]
+            fields[name] = list(nxt["so_far"]) + [tapped]
         else:
-            fields[name] = wanted
+            fields[name] = tapped
     raise Unreachable(f"more than {MAX_TAPS} taps for {target}")
+
+
+def same_cards(builder: Builder, a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two moves are the same to a person: the same values, a copy of a card for any other."""
+    return Alike(builder.game, builder.state).same(a, b)
+
+
+def assert_as_meant(builder: Builder, built: Mapping[str, Any], move: Move) -> None:
+    """The tapped-in move is ``move`` as the session records a page's entry: made with a copy that
+    makes the move meant (:meth:`Game.settle`), the same cards, judged as ``move`` itself is."""
+    game, state = builder.game, builder.state
+    made = game.settle(state, game.codec.from_json(dict(built)))
+    assert same_cards(builder, game.codec.to_json(made), game.codec.to_json(move.replace(t=None))), (made, move)
+    assert game.judge(state, made).ok == game.judge(state, move).ok, (made, move)

@@ -28,10 +28,14 @@ def test_a_hurt_yeti_is_offered_its_own_coins_to_set_aside() -> None:
     for seat, player in enumerate(players):
         due = coins_to_set_aside(state, seat, False)
         builder = Builder(EVEREST, state, players, player)
-        step = builder.offer(Draft(player, "set_aside")).to_json()["next"]
+        answer = builder.offer(Draft(player, "set_aside")).to_json()
+        step = answer["next"]
         own = [c for c in COINS if c not in state.aside_known[seat]]
         if not due:
-            assert step["finish_legal"], f"{player} sets nothing aside: Done is the way on"
+            # Setting nothing aside is the only way on: taken for the player, the move is made.
+            assert step is None and answer["legal"] is True, f"{player} sets nothing aside"
+            assert answer["move"] == {"by": player, "do": "set_aside", "coins": []}
+            assert EVEREST.judge(state, EVEREST.codec.from_json(answer["move"])).ok
             continue
         hurt += 1
         assert [c["value"] for c in step["choices"] if c["legal"]] == own, "the coins are offered, not only under every value"
@@ -40,3 +44,4 @@ def test_a_hurt_yeti_is_offered_its_own_coins_to_set_aside() -> None:
         assert done["move"] == {"by": player, "do": "set_aside", "coins": named} and done["legal"] is True
         assert EVEREST.judge(state, EVEREST.codec.from_json(done["move"])).ok
     assert hurt == 2
+

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import logging
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -78,3 +79,12 @@ def settle(move: Move, twins: Twins, judge: Callable[[Move], Verdict]) -> Move:
             return other
     return move
 
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def in_words(text: str, name: Callable[[str], str]) -> str:
+    """``text`` with each card it names as a person names it (:meth:`Game.card_name`): a refusal
+    naming ``start-3`` reads "7 START". ``name`` gives back any other word as it is."""
+    return _WORD.sub(lambda m: name(m.group(0)), text)

@@ -156,6 +156,12 @@ class Game(ABC, Generic[S]):
         by their tags and the rules do not. Empty for a card without copies, the default."""
         return ()
 
+    def card_name(self, state: S, card: str) -> str:
+        """A card as a person names it: identical copies alike ("7 START" for any start card), since a
+        copy's own name is the engine's (a reader's tag). Any other word is given back as it is, the
+        default."""
+        return card
+
     def settle(self, state: S, move: Move) -> Move:
         """``move`` as a person meant it: where it names a copy that is not where the move needs it and
         an identical copy is, made with that copy (:mod:`companion.contract.copies`)."""

@@ -74,14 +74,16 @@ class FieldSpec:
     per_player: bool = False
     """A mapping from each player to a list of ``least``..``most`` values (a deal, a count of hands):
     built a player at a time, that player's values one tap each."""
+    ask: str = field(default="", compare=False)
+    """What the page asks for this field, in words ("Name a rank or a suit"); empty: "Pick <field>"."""
     full_at_most: bool = False
     """``most`` bounds what the notation can write (a plan of four coins is no plan at all), so the
     list is complete once it holds ``most`` values. Otherwise ``most`` is what the rules allow: a list
     is complete only when the person says so, and may be entered longer on purpose."""
 
     @classmethod
-    def one(cls, pick: Pick, optional: bool = False) -> "FieldSpec":
-        return cls(pick, optional=optional)
+    def one(cls, pick: Pick, optional: bool = False, ask: str = "") -> "FieldSpec":
+        return cls(pick, optional=optional, ask=ask)
 
     @classmethod
     def list_of(cls, pick: Pick, least: int, most: int, ordered: bool = True, optional: bool = False) -> "FieldSpec":

@@ -28,7 +28,9 @@ from companion.core import JsonObject, Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.contract.game import Game
 from companion.core.codec import converter
+from companion.entry.alike import as_one, distinct
 from companion.entry.draft import Draft, DraftError
+from companion.entry.only import only_way
 from companion.entry.forms import (
     agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
     written_length,
@@ -151,7 +153,9 @@ class Builder:
 
     # -- the answer a page gets ------------------------------------------------------------
 
-    def offer(self, draft: Draft) -> Offer:
+    def offer(self, draft: Draft, chosen: bool = True) -> Offer:
+        """The offer for ``draft``; ``chosen`` False where its verb was chosen for the person (the only
+        legal one), so no step is taken for them either: a move is never made without a tap."""
         by = draft.by
         by_verb = self.game.codec.by_verb
         if draft.verb is None:
@@ -163,7 +167,7 @@ class Builder:
                 # One verb is legal now (a plan to make, a die to roll): it is chosen already, and its
                 # fields are what the page asks; the other verbs stay one tap away for a move entered
                 # illegal on purpose. (A verb with no fields is never chosen for you: that would send it.)
-                return self.offer(dataclasses.replace(draft, verb=only))
+                return self.offer(dataclasses.replace(draft, verb=only), chosen=False)
             # A wide verb is listed only in part: more moves fit than one-tap buttons can show
             # (unless each has a field never judged here, which keeps it off the buttons anyway).
             wide = any(not self._wild(by_verb[v]) and not self._whole(by, v, {}) for v in legal)
@@ -217,6 +221,9 @@ class Builder:
         quick = self._quick(draft, mine if buttons is None else buttons, move_type)
         verbs = self._verbs(legal)
         if next_step is not None:
+            taken = only_way(next_step, draft, wild) if chosen else None
+            if taken is not None:
+                return self._taken(self.offer(taken), next_step.field)
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         ok = bool(mine)
@@ -226,6 +233,12 @@ class Builder:
             # whole table, where the game's candidates stand for a wider choice (each yeti's own coins).
             ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=ok)
+
+    @staticmethod
+    def _taken(offer: Offer, name: str) -> Offer:
+        """``offer`` with field ``name`` marked as taken for the person (its only way on)."""
+        fields = tuple(dataclasses.replace(f, taken=True) if f.name == name else f for f in offer.fields)
+        return dataclasses.replace(offer, fields=fields)
 
     def _spare(self, draft: Draft, specs: Sequence[tuple[str, FieldSpec]], done: Mapping[str, bool], wild: set[str]) -> Spare | None:
         """What of the verb being built needs judging for the next field (:class:`Spare`); None where
@@ -318,6 +331,8 @@ class Builder:
                 if key not in offered and have is not None:
                     offered.add(key)
                     choices.append(Offered(Choice(have, str(have)), True))
+        # Copies of one card are one button, naming a copy the move meant can take.
+        shown = as_one(choices, self._twins)
         # A list may be finished at any length the notation can write; whether that is legal is the
         # engine's to say.
         least, most = self._written(move_type, name, spec)
@@ -330,12 +345,15 @@ class Builder:
             many=spec.many,
             optional=spec.optional,
             so_far=tuple(partial),
-            choices=tuple(choices),
+            choices=shown,
             can_finish=finishing,
             finish_legal=finishing and any(
-                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True) for m in mine
+                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True)
+                or spec.optional and not partial and m.get(name) is None  # "None": a move without the field
+                for m in mine
             ),
-            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, offered, partial),
+            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
+            ask=spec.ask,
         )
 
     def _next_per_player(
@@ -364,24 +382,25 @@ class Builder:
         taken = set() if draft.every else {repr(v) for values in parts for v in values}
         domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
         fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
-        choices = tuple(
+        choices = as_one((
             Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
             for choice in domain
-        )
-        offered = {repr(c.choice.value) for c in choices}
-        hidden = 0 if draft.every else sum(
-            1 for c in self.choices(open_key, spec, move_type, name, True) if repr(c.value) not in offered
-        )
+        ), self._twins)
+        hidden = 0 if draft.every else self._hidden(open_key, spec, move_type, name, [c.choice.value for c in choices])
         return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
                         can_finish=True,
                         finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
                         hidden_choices=hidden, part=part)
 
-    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: set[str], partial: list[Any]) -> int:
+    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: Sequence[Any]) -> int:
         """How many more values "show every value" would offer (an illegal move on purpose), a value
-        tapped already in the list among them (a repeat)."""
+        tapped already in the list among them (a repeat); copies of one card are one value."""
         every = self.choices(by, spec, move_type, name, True)
-        return sum(1 for c in every if repr(c.value) not in offered)
+        return len(distinct((c.value for c in every), self._twins) - distinct(offered, self._twins))
+
+    def _twins(self, card: str) -> Sequence[str]:
+        """The copies of a card on this state (:meth:`Game.copies`)."""
+        return self.game.copies(self.state, card)
 
     def _quick(self, draft: Draft, moves: list[JsonObject], move_type: type[Move] | None) -> tuple[QuickMove, ...]:
         """Complete legal moves as one-tap buttons, when few fit the draft (none with a face-down card unnamed)."""
@@ -434,7 +453,12 @@ class Builder:
             if value is None:
                 continue
             labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
-            if isinstance(value, list):
+            if spec.per_player and isinstance(value, dict):  # "anna: none; ben: robot-2 teen-4"
+                parts.append("; ".join(
+                    f"{who}: {' '.join(labels.get(repr(v), _words(v)) for v in held) or 'none'}"
+                    for who, held in value.items() if isinstance(held, list)
+                ))
+            elif isinstance(value, list):
                 parts.append(" ".join(labels.get(repr(v), _words(v)) for v in value))
             else:
                 parts.append(labels.get(repr(value), _words(value)))

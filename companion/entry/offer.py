@@ -33,11 +33,16 @@ class FieldSoFar:
     spec: FieldSpec
     value: JsonValue
     done: bool
+    taken: bool = False
+    """Taken for the person: it was the only way on (:mod:`companion.entry.only`)."""
 
     def to_json(self) -> JsonObject:
         spec = self.spec
-        return {"name": self.name, "pick": spec.pick.value, "many": spec.many, "least": spec.least,
-                "most": spec.most, "optional": spec.optional, "value": self.value, "done": self.done}
+        out: JsonObject = {"name": self.name, "pick": spec.pick.value, "many": spec.many, "least": spec.least,
+                           "most": spec.most, "optional": spec.optional, "value": self.value, "done": self.done}
+        if self.taken:
+            out["taken"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -46,9 +51,15 @@ class Offered:
 
     choice: Choice
     legal: bool
+    count: int = 1
+    """How many identical copies of the card this one value stands for ("7 START ×3"): the page
+    shows one button, and the value is a copy that makes the move meant (:mod:`companion.entry.alike`)."""
 
     def to_json(self) -> JsonObject:
-        return {**self.choice.to_json(), "legal": self.legal}
+        out: JsonObject = {**self.choice.to_json(), "legal": self.legal}
+        if self.count > 1:
+            out["count"] = self.count
+        return out
 
 
 @dataclass(frozen=True)
@@ -77,9 +88,13 @@ class NextStep:
     """How many more values "show every value" would offer (an illegal move on purpose)."""
     part: PlayerPart | None = None
     """Set for a field that maps players to values."""
+    ask: str = ""
+    """What the page asks, in words (the field's :attr:`FieldSpec.ask`); empty: the page says "Pick <field>"."""
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {"field": self.field, "pick": self.pick, "many": self.many}
+        if self.ask:
+            out["ask"] = self.ask
         if self.part is not None:
             out.update(per_player=True, key=self.part.key, mapping={k: list(v) for k, v in self.part.mapping.items()})
         out.update(

@@ -4,10 +4,12 @@ move's sentences with the hidden card names blanked. The public page, the stream
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from companion.core import JsonObject, Move, ObservationKind
 from companion.core.errors import NotationError
+from companion.contract.copies import in_words
 from companion.contract.game import Game
 from companion.log.store import LogRow
 
@@ -45,8 +47,19 @@ def redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
     return out
 
 
-def public_move(game: Game[Any], row: LogRow) -> tuple[JsonObject | None, JsonObject | None]:
-    """The row's move and verdict as anyone may see them."""
+def spoken(verdict: JsonObject, name: Callable[[str], str]) -> JsonObject:
+    """A verdict's sentences with each card named as a person names it (:meth:`Game.card_name`): the
+    engine's own name for one copy of a card (``start-3``) never reaches a person (issue 22)."""
+    out = dict(verdict)
+    for key in ("why", "fix"):
+        if isinstance(out.get(key), str):
+            out[key] = in_words(out[key], name)
+    return out
+
+
+def public_move(game: Game[Any], row: LogRow, state: Any = None) -> tuple[JsonObject | None, JsonObject | None]:
+    """The row's move and verdict as anyone may see them; with the game's ``state``, a refusal names
+    cards as people do (a copy as the card)."""
     if row.move is None:
         return None, row.verdict
     try:
@@ -56,12 +69,15 @@ def public_move(game: Game[Any], row: LogRow) -> tuple[JsonObject | None, JsonOb
     verdict = row.verdict
     if verdict is not None and not verdict.get("ok"):
         verdict = redact(verdict, hidden_values(parsed))
+        if state is not None:
+            verdict = spoken(verdict, lambda card: game.card_name(state, card))
     return game.public_move(parsed), verdict
 
 
-def public_row(game: Game[Any], row: LogRow) -> JsonObject:
-    """A log row as anyone may see it: the move without hidden fields, no raw sensor payload."""
-    move, verdict = public_move(game, row)
+def public_row(game: Game[Any], row: LogRow, state: Any = None) -> JsonObject:
+    """A log row as anyone may see it: the move without hidden fields, no raw sensor payload (with
+    ``state``, a refusal's cards named as people name them)."""
+    move, verdict = public_move(game, row, state)
     out: JsonObject = {
         "seq": row.seq,
         "kind": row.kind,

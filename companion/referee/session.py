@@ -369,8 +369,9 @@ class Session:
             }
 
     def public_row(self, row: LogRow) -> JsonObject:
-        """A log row as anyone may see it (:func:`companion.public.public_row`)."""
-        return public_row(self.game, row)
+        """A log row as anyone may see it (:func:`companion.public.public_row`), its refusal naming
+        cards as people do (the deck does not change in a game: the state in force names them)."""
+        return public_row(self.game, row, self._folded.state)
 
     def snapshot(self) -> tuple[Any, int]:
         """The state in force and the log row it stands at, read together."""

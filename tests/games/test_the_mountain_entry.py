@@ -175,3 +175,9 @@ def test_a_spade_choice_is_a_word_or_a_pair_of_words() -> None:
 def _shows(card: str, word: str) -> bool:
     kind, _, value = word.partition(":")
     return card[:-1] == value if kind == "rank" else card[-1] == value
+
+
+def test_the_spades_choice_is_asked_in_words_not_by_its_field_name() -> None:
+    # issue 22, MEDIUM 6: no step is labelled "Pick choose"
+    asked = dict(field_specs(Act))["choose"].ask
+    assert asked and "choose" not in asked.lower()

@@ -126,7 +126,10 @@ def test_no_answer_locates_a_card_the_actor_does_not_hold(table: Table, data: st
             assert not leaks(dispute, hidden - sent - set(strings(json.loads(dispute).get("after")))), dispute
         verdict = (body.get("row") or {}).get("verdict") or {}
         if status == 409 and verdict and not verdict.get("ok"):
-            answers.append((verdict.get("rules"), masked(verdict.get("why", "") + "|" + verdict.get("fix", ""), sent)))
+            # A refusal names a card as a person does (a copy as the card: "Escape + discard"): every such
+            # name is masked alike in both answers.
+            spoken = {game.card_name(session.state, c) for c in universe} - universe
+            answers.append((verdict.get("rules"), masked(verdict.get("why", "") + "|" + verdict.get("fix", ""), sent | spoken)))
         else:
             return  # a legal move changed the state: the two answers no longer compare
         full = game.view(session.state, None)

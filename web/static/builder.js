@@ -33,10 +33,13 @@
 
     function setDraft(next) {
       draft = next;
-      load();
+      load(true);
     }
 
-    async function load() {
+    // tapped: asked after a person's tap. A board change asks again with the same draft (refresh); a
+    // move the builder finished there (a step taken for the person: the only way on) is never sent
+    // without a tap: the draft starts again instead.
+    async function load(tapped) {
       const ticket = ++asked;
       clearTimeout(again);
       root.dataset.ready = "0";
@@ -50,7 +53,7 @@
         const note = el("p", { class: "answer pending", "data-busy": "" }, "Busy: asking again in " + wait + " s…");
         root.querySelector("[data-busy]")?.remove();
         root.prepend(note);
-        again = setTimeout(() => { if (ticket === asked) load(); }, wait * 1000);
+        again = setTimeout(() => { if (ticket === asked) load(tapped); }, wait * 1000);
         return;
       }
       if (!response.ok) {
@@ -63,6 +66,7 @@
       const offer = await response.json();
       if (ticket !== asked) return;
       if (offer.move) {
+        if (tapped === false) { draft = fresh(); load(false); return; }
         await sendMove(offer.move);
         return;
       }
@@ -93,11 +97,14 @@
         who.map((p) => tap(p === null ? "table" : p, "by:" + (p === null ? "" : p), () => { by = p; setDraft(fresh()); }, by === p ? "on" : "")));
     }
 
+    // "Any value" before a verb: every step of the move waits for a tap and offers every value, so a
+    // move the rules refuse can be entered on purpose even where the builder would take a step itself.
     function verbRow(offer) {
       return el("div", { class: "tap-row verbs", role: "group", "aria-label": "what" },
         offer.verbs.map((v) => tap(v.label, "verb:" + v.verb,
-          () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus })),
-          (v.verb === offer.verb ? "on" : "") + (v.legal ? "" : " off"))));
+          () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus, every: draft.every })),
+          (v.verb === offer.verb ? "on" : "") + (v.legal ? "" : " off"))),
+        draft.verb || draft.every ? null : tap("Any value…", "every-verb", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
     }
 
     function quickRow(offer) {
@@ -109,10 +116,12 @@
     function filledRow(offer) {
       const done = offer.fields.filter((f) => f.value !== null && f.value !== undefined && !(f.many && !f.value.length && !f.done));
       if (!done.length && !draft.focus) return null;
-      const chips = done.map((f) => tap(f.name + ": " + describe(f.value), "clear:" + f.name, () => {
+      // A field taken for the person (the only legal way on) is cleared with every value shown: the
+      // builder would take it again otherwise, and a person may mean an illegal move on purpose.
+      const chips = done.map((f) => tap(f.name.replace(/_/g, " ") + ": " + describe(f.value) + (f.taken ? " (only way)" : ""), "clear:" + f.name, () => {
         const fields = {};
         for (const g of offer.fields) { if (g.name === f.name) break; if (g.name in draft.fields) fields[g.name] = draft.fields[g.name]; }
-        setDraft(Object.assign({}, draft, { fields, closed: draft.closed.filter((c) => c in fields) }));
+        setDraft(Object.assign({}, draft, { fields, closed: draft.closed.filter((c) => c in fields), every: draft.every || !!f.taken }));
       }, "chip"));
       if (draft.focus) chips.unshift(tap("with " + draft.focus + " ✕", "clear-focus", () => setDraft(Object.assign({}, draft, { focus: null })), "chip"));
       return el("div", { class: "tap-row filled" }, chips);
@@ -140,8 +149,9 @@
         ? "Whose " + next.field.replace(/_/g, " ") + "?" + (Object.keys(mapping).length ? " (done: " + Object.keys(mapping).join(", ") + ")" : "")
         : next.field.replace(/_/g, " ") + " of " + next.key + " (" + next.so_far.length + " so far)";
       const tiles = next.choices.map((c) => {
+        labels[JSON.stringify(c.value)] = c.label;
         const face = c.card ? card(opts.gameId, c.card) : null;
-        return tap(face || c.label, "value:" + JSON.stringify(c.value), () => put({ mapping: next.key === null ? { [c.value]: [] } : { [next.key]: next.so_far.concat([c.value]) } }),
+        return tap(withCount(face || c.label, c), "value:" + JSON.stringify(c.value), () => put({ mapping: next.key === null ? { [c.value]: [] } : { [next.key]: next.so_far.concat([c.value]) } }),
           "choice" + (face ? " has-card" : "") + (c.legal ? "" : " off"));
       });
       const actions = [];
@@ -161,11 +171,17 @@
         actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
     }
 
+    // Identical copies of a card are one button: "7 START ×3" (the server names a copy the move can take).
+    function withCount(body, choice) {
+      if (!choice.count || choice.count < 2) return body;
+      return [].concat(body, el("span", { class: "count", "data-count": String(choice.count) }, " ×" + choice.count));
+    }
+
     function choiceButton(next, choice) {
       labels[JSON.stringify(choice.value)] = choice.label;
       const face = choice.card ? card(opts.gameId, choice.card) : null;
       const isCard = ["hand_card", "unseen_card", "public_card"].includes(next.pick);
-      const body = face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label;
+      const body = withCount(face ? [face, isCard ? null : el("span", { class: "choice-label" }, choice.label)] : choice.label, choice);
       return tap(body, "value:" + JSON.stringify(choice.value), () => {
         const fields = Object.assign({}, draft.fields);
         fields[next.field] = next.many ? next.so_far.concat([choice.value]) : choice.value;
@@ -177,7 +193,7 @@
       const next = offer.next;
       if (!next) return null;
       if (next.per_player) return perPlayer(next);
-      const title = "Pick " + next.field.replace(/_/g, " ") + (next.many ? " (" + (next.so_far.length ? next.so_far.map(describe).join(", ") + ", …" : "one at a time") + ")" : "");
+      const title = (next.ask || "Pick " + next.field.replace(/_/g, " ")) + (next.many ? " (" + (next.so_far.length ? next.so_far.map(describe).join(", ") + ", …" : "one at a time") + ")" : "");
       const actions = [];
       if (next.can_finish) {
         const spec = offer.fields.find((f) => f.name === next.field) || {};
@@ -196,7 +212,9 @@
         el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
       return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),
-        next.choices.length ? tiles : el("p", { class: "muted" }, "Nothing fits here now."),
+        next.choices.length ? tiles : el("p", { class: "muted", "data-dead-end": "" }, next.hidden_choices
+          ? "No value here makes a legal move now: show every value to enter one on purpose, or start again."
+          : "Nothing can be named here now: start again, or pick another verb."),
         actions.length ? el("div", { class: "tap-row actions" }, actions) : null);
     }
 
@@ -206,7 +224,7 @@
         const p = confirming;
         if (p.seq === null) {
           return el("div", { class: "confirm" }, el("p", {}, (p.refused ? "Your last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + (p.why || "Nothing to take back.")),
-            tap("OK", "take-back-cancel", () => { confirming = null; load(); }));
+            tap("OK", "take-back-cancel", () => { confirming = null; load(false); }));
         }
         return el("div", { class: "confirm" },
           el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move) + "?"),
@@ -215,12 +233,12 @@
             await opts.takeBack.post(p.seq);
             setDraft(fresh());
           }, "warn"),
-          tap("No", "take-back-cancel", () => { confirming = null; load(); }));
+          tap("No", "take-back-cancel", () => { confirming = null; load(false); }));
       }
       return el("div", { class: "tap-row undo" }, tap(opts.takeBack.label || "Take back…", "take-back", async () => {
         const response = await fetch(opts.takeBack.preview, { credentials: "same-origin", cache: "no-store" });
         confirming = response.ok ? await response.json() : { seq: null, why: "could not ask: HTTP " + response.status };
-        load();
+        load(false);
       }));
     }
 
@@ -243,7 +261,7 @@
     function refresh() {
       root.dataset.ready = "0";
       if (soon !== null) return;
-      soon = setTimeout(() => { soon = null; refreshed = Date.now(); load(); }, Math.max(0, refreshed + 500 - Date.now()));
+      soon = setTimeout(() => { soon = null; refreshed = Date.now(); load(false); }, Math.max(0, refreshed + 500 - Date.now()));
     }
 
     return {

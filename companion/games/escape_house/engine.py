@@ -119,6 +119,9 @@ class EscapeHouse(Game[State]):
     def copies(self, state: State, card: str) -> Sequence[str]:
         return alike(state.cards).get(card, ())
 
+    def card_name(self, state: State, card: str) -> str:
+        return state.cards.name_of(card) if card in alike(state.cards) else card
+
     def prompts(self, state: State) -> tuple[Prompt, ...]:
         return _prompts(state)
 

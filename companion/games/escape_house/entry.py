@@ -22,7 +22,7 @@ from companion.core.setup_form import SetupField, SetupForm
 from companion.core.errors import SetupError
 from companion.contract.game import Narrowed
 from . import live
-from .cards import DECK_KINDS, HAND_KINDS, CardSet, Kind
+from .cards import DECK_KINDS, HAND_KINDS, CardSet, Kind, alike
 from .cardset import load_card_set, shipped_sets
 from .moves import (
     Clear,
@@ -62,9 +62,10 @@ def _names(cards: CardSet) -> Counter[str]:
 
 
 def card_label(state: State, card: str) -> str:
-    """A card as the table names it: "Key", or "Key 3" when the set has several Keys."""
+    """A card as the table names it: "Key", or "Key 3" when the set has several Keys that differ;
+    identical copies ("Betray") read alike, and the builder offers them as one card."""
     name = state.cards.name_of(card)
-    if _names(state.cards)[name] < 2:
+    if _names(state.cards)[name] < 2 or card in alike(state.cards):
         return name
     copy = card.rsplit("-", 1)[-1]
     return f"{name} {copy}" if copy.isdigit() else f"{name} ({card})"
@@ -75,7 +76,10 @@ def room_label(room: str) -> str:
 
 
 def _cards(state: State, cards: Iterable[str]) -> list[Choice]:
-    return [Choice(c, card_label(state, c), c) for c in cards]
+    # A played card says who played it where: two Keys played are two things at the table (and two
+    # buttons), where copies of a card in one place are one.
+    where = {p.card: f"{p.by}, {room_label(p.room)}" for p in state.played}
+    return [Choice(c, f"{card_label(state, c)} ({where[c]})" if c in where else card_label(state, c), c) for c in cards]
 
 
 # -- what the engine proposes ------------------------------------------------------------------------

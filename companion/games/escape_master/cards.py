@@ -127,6 +127,44 @@ def _parse(name: str) -> Card:
 
 
 
+SPOKEN: dict[Kind, str] = {
+    Kind.START: "7 START",
+    Kind.WISDOM: "Wisdom",
+    Kind.TRAP_DRAW: "Trap +3",
+    Kind.TRAP_UP: "Trap ↑",
+    Kind.TRAP_DOWN: "Trap ↓",
+    Kind.ESCAPE: "Escape",
+    Kind.ESCAPE_DISCARD: "Escape + discard",
+}
+"""What a person calls a card of a kind with copies: the copy number is the engine's, not the table's."""
+
+
+def spoken(name: str) -> str:
+    """A card as a person names it: a copy by its kind ("7 START" for ``start-3``), any other by its name."""
+    try:
+        kind = parse_card(name).kind
+    except ValueError:
+        return name
+    return SPOKEN.get(kind, name)
+
+
+_KIND_ORDER: dict[Kind, int] = {kind: n for n, kind in enumerate((
+    Kind.NUMBER, Kind.DOOM, Kind.START, Kind.WISDOM, Kind.TRAP_UP, Kind.TRAP_DOWN, Kind.TRAP_DRAW,
+    Kind.ESCAPE, Kind.ESCAPE_DISCARD, Kind.DEAD_END,
+))}
+
+
+def card_order(name: str) -> tuple[int, int, int, str]:
+    """How a hand is laid out (as the page's panel sorts it): numbered cards by rank then tribe, 2
+    before 10 and J, Q, K in that order, then the special cards by kind; not as text."""
+    try:
+        card = parse_card(name)
+    except ValueError:
+        return (len(_KIND_ORDER), 0, 0, name)
+    tribe = SUITS.index(card.suit) if card.suit in SUITS else len(SUITS)
+    return (_KIND_ORDER[card.kind], card.value or 0, tribe, name)
+
+
 _twins: dict[int, tuple[Mapping[str, Card], dict[str, tuple[str, ...]]]] = {}
 
 

@@ -13,7 +13,7 @@ from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
 from companion.contract.game import Game, Points
-from .cards import copies_of
+from .cards import copies_of, spoken
 from companion.contract.sensors import Pending
 from .data import load_deck
 from . import drawing, entry, leaders, picks, plays, rounds, specials, table, views
@@ -105,6 +105,9 @@ class EscapeMaster(Game[State]):
 
     def copies(self, state: State, card: str) -> Sequence[str]:
         return copies_of(card, state.table.cards)
+
+    def card_name(self, state: State, card: str) -> str:
+        return spoken(card) if copies_of(card, state.table.cards) else card
 
     def setup_form(self) -> SetupForm:
         return entry.SETUP_FORM

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from companion.core import Move
 from companion.core.picks import Choice, FieldSpec, Pick
 from companion.core.setup_form import SetupField, SetupForm
-from .cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind
+from .cards import ESCAPE_KINDS, SUITS, TRAP_KINDS, Kind, card_order, spoken
 from .leaders import BEFORE_START, BETWEEN
 from .moves import (
     Beast,
@@ -54,7 +54,8 @@ OUT_DISCARD_MOST = 3
 
 
 def _card(card: str, where: str = "") -> Choice:
-    return Choice(card, f"{card} ({where})" if where else card, card)
+    name = spoken(card)  # copies read alike: the builder offers them as one card
+    return Choice(card, f"{name} ({where})" if where else name, card)
 
 
 # -- candidates ---------------------------------------------------------------------------------------
@@ -69,6 +70,9 @@ def candidates(state: State, by: str | None) -> Iterator[Move]:
             yield Start()
         if state.phase in (Phase.PLAYING, Phase.COUNTING):
             yield EndRound()
+            # The count as the engine knows the hands: one tap ends the round with every hand counted,
+            # where re-tapping each card would only tell the engine what it knows (issue 22, MEDIUM 10).
+            yield EndRound(hands={state.name(i): tuple(sorted(state.rnd.hands[i])) for i in state.players_in})
         return
     seat = state.table.seat.get(by)
     if seat is None:
@@ -200,7 +204,7 @@ def _specials(state: State, by: str, seat: int, hand: list[str]) -> Iterator[Mov
 def choices(state: State, viewer: str | None, by: str | None, pick: Pick, every: bool) -> Sequence[Choice] | None:
     """The values of a field drawn from ``pick``; a player's from their own view only."""
     if pick in (Pick.HAND_CARD, Pick.UNSEEN_CARD, Pick.PUBLIC_CARD) and every:
-        return [_card(c) for c in sorted(state.table.cards)]
+        return [_card(c) for c in sorted(state.table.cards, key=card_order)]
     if pick is Pick.HAND_CARD:
         actor = by if viewer is None else viewer
         return _hand(state, -1 if actor is None else state.table.seat.get(actor, -1))
@@ -221,7 +225,7 @@ def _hand(state: State, seat: int) -> list[Choice]:
     """A seat's hand, then its half combinations (the first card of ``play {cards}`` completing one)."""
     if seat < 0:
         return []
-    out = [_card(c) for c in sorted(state.rnd.hands[seat])]
+    out = [_card(c) for c in sorted(state.rnd.hands[seat], key=card_order)]
     for pile in state.rnd.piles:
         if pile.pending is not None and pile.pending.by == seat:
             out.append(_card(pile.pending.card, f"half on pile {pile.number}"))
@@ -233,12 +237,12 @@ def _unseen(state: State, viewer: str | None) -> list[Choice]:
     they have not seen (at the end of a round everything is shuffled again: the whole deck)."""
     deck = round_deck(state)
     if viewer is None:
-        return [_card(c) for c in sorted(deck if state.phase is Phase.ROUND_OVER else state.rnd.draw_pile)]
+        return [_card(c) for c in sorted(deck if state.phase is Phase.ROUND_OVER else state.rnd.draw_pile, key=card_order)]
     seat = state.table.seat.get(viewer)
     if seat is None or state.phase is Phase.ROUND_OVER:
-        return [_card(c) for c in sorted(deck)]
+        return [_card(c) for c in sorted(deck, key=card_order)]
     seen = seen_by(state, seat)
-    return [_card(c) for c in sorted(deck) if c not in seen]
+    return [_card(c) for c in sorted(deck, key=card_order) if c not in seen]
 
 
 def _public(state: State) -> list[Choice]:
@@ -265,7 +269,7 @@ def _piles(state: State, every: bool) -> list[Choice]:
         shown.add(pile.number)
         top = pile.cards[-1] if pile.cards else None
         closed = "" if pile.open else ", closed"
-        out.append(Choice(pile.number, f"pile {pile.number} (top: {top or 'empty'}{closed})", top))
+        out.append(Choice(pile.number, f"pile {pile.number} (top: {spoken(top) if top else 'empty'}{closed})", top))
     out.sort(key=lambda c: int(c.value))
     out.append(Choice(NEW, "new pile"))
     return out

@@ -86,7 +86,7 @@ class Act(Move):
         "cards": FieldSpec.list_of(Pick.HAND_CARD, 1, HAND_MOST, ordered=False),
         "targets": FieldSpec.list_of(PYRAMID_SLOT, 0, SLOTS),
         # One word ("rank:7"), or for a triple a pair of them, offered as one value (entry.choose_value).
-        "choose": FieldSpec.one(Pick.WORD, optional=True),
+        "choose": FieldSpec.one(Pick.WORD, optional=True, ask="Name a rank or a suit for the Spades"),
         "from_hand": FieldSpec.list_of(Pick.HAND_CARD, 1, 3, optional=True),
     }
     cards: tuple[str, ...]

@@ -36,7 +36,9 @@
   function card(name, extra) {
     if (!name) return el("span", { class: "card empty" + (extra ? " " + extra : "") }, "—");
     const [big, small, look] = face(name);
-    return el("span", { class: "card em " + look + (extra ? " " + extra : ""), "data-card": name, title: name },
+    // The title is the card as a person names it: a copy's own number (start-3) is the engine's.
+    const copy = !TRIBES.includes(String(name).split("-")[0]) && String(name).split("-")[0] !== "doom";
+    return el("span", { class: "card em " + look + (extra ? " " + extra : ""), "data-card": name, title: copy ? String(name).replace(/-\d+$/, "") : name },
       el("span", { class: "rank" }, big), small ? el("span", { class: "sub" }, small) : null);
   }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import square_text
+from .board import TEXTS
 from .conflicts import Found, Unit
 from .movement import Scratch
 from .state import Witness
@@ -44,7 +44,11 @@ def explain(t: Scratch, found: Found) -> Witness:
 
 
 def _where(square: object) -> str:
-    return "off the board" if square is None else f"on {square_text(square)}"  # type: ignore[arg-type]
+    """Where a yeti ends, from a grid index (Scratch.signature holds indices)."""
+    if square is None:
+        return "off the board"
+    assert isinstance(square, int)
+    return f"on {TEXTS[square]}"
 
 
 def _difference(names: Sequence[str], a: tuple[object, ...], b: tuple[object, ...]) -> str:
@@ -76,4 +80,5 @@ def _around(names: Sequence[str], heard: tuple[object, ...]) -> str:
     assert isinstance(around, tuple)
     near = [f"{names[who]} to the {d}" for d, who in around if who is not None]
     beside = ("beside it " + ", ".join(near)) if near else "nobody beside it"
-    return f"{beside} at {square_text(here)}"  # type: ignore[arg-type]
+    assert isinstance(here, int)  # (a grid index)
+    return f"{beside} at {TEXTS[here]}"

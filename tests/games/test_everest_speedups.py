@@ -22,7 +22,7 @@ from companion.games.everest.board import DIRECTIONS, VECTORS, Board, Direction,
 from companion.games.everest.conflicts import Kind, Part, Unit, step_units, units_conflict
 from companion.games.everest.reaches import _line, reach
 from companion.games.everest.moves import COINS, PlanCoin
-from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs
+from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs, stepwise
 from companion.games.everest.playout import random_playout
 from companion.games.everest.state import EverestState
 
@@ -229,3 +229,26 @@ def test_a_second_game_on_the_shared_board_plays_the_same() -> None:
         runs.append(seen)
     assert runs[0] == runs[1]
     assert GAME.new_state(header).board is make_board("off_board")
+
+
+def test_a_move_with_nobody_on_the_way_is_the_square_by_square_walk() -> None:
+    """movement.move's remembered walks (on the empty mountain) against the walk square by square,
+    from every square, in every direction, with every MP, loud, as a runaway, and with a yeti
+    beyond the walk's end (which the walk must not need)."""
+    boards = [make_board("off_board"), make_board("table")]
+    checked = 0
+    for board in boards:
+        for square in board.heights:
+            for direction in DIRECTIONS:
+                for mp in range(1, 6):
+                    for what, rule in (("moves", "EV-MOVE"), ("runs away", "EV-RUNAWAY")):
+                        for other in (None, (1, 1), (8, 6), (4, 4)):
+                            if other == square:
+                                continue
+                            fast = Scratch(board, ("anna", "ben"), [square, other], [0, 0], set())
+                            slow = fast.copy()
+                            move(fast, 0, direction, mp, what, rule)
+                            stepwise(slow, 0, direction, mp, what, rule)
+                            assert (fast.squares(), fast.damage, fast.off, fast.events) == (slow.squares(), slow.damage, slow.off, slow.events)
+                            checked += 1
+    assert checked > 3000

@@ -77,20 +77,29 @@ AROUND: tuple[tuple[tuple[Direction, int], ...], ...] = tuple(
 Line = tuple[tuple[int, int, int, int | None, int | None], ...]
 """``Board.ray`` with indices: each square, its rise, its MP, the square after it and its rise."""
 
+Walk = tuple[frozenset[int], int, bool, tuple[int, ...], tuple[str, str] | None]
+"""A move on an otherwise empty mountain (movement.walk): the squares it would find a yeti on, the
+last square it reaches, whether it then goes off the edge, the squares it falls to, and its stop
+line split around the yeti's name (None: it does not stop short)."""
+
 
 def index(square: Square) -> int:
     """The grid index of a square of the board (or one just off its edge)."""
     return INDEX[square]
 
 
+_OR_NONE: dict[int | None, Square | None] = {None: None, **dict(enumerate(SQUARES))}
+
+
 def indices(squares: Iterable[Square | None]) -> list[int | None]:
-    """Squares as grid indices, None kept (a yeti off the board)."""
-    return [None if square is None else INDEX[square] for square in squares]
+    """Squares as grid indices, None kept (a yeti off the board); every square is on the grid
+    (setup.py refuses a home off the board). Mapped in C: each roll and order converts."""
+    return list(map(INDEX.get, squares))  # type: ignore[arg-type]  # (None gets None)
 
 
 def squares_of(found: Iterable[int | None]) -> tuple[Square | None, ...]:
     """Grid indices back as squares, None kept."""
-    return tuple([None if i is None else SQUARES[i] for i in found])
+    return tuple(map(_OR_NONE.__getitem__, found))
 
 
 @dataclass(frozen=True)
@@ -113,6 +122,8 @@ class Board:
     walk these lines all the time (None at an index off the board)."""
     cells: int = field(init=False, compare=False, hash=False, repr=False)
     """The board's squares as a bit mask (bit ``index``)."""
+    walks: dict[tuple[str, int], list[Walk | None]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """movement.walk by (direction, movement points) and grid index, worked out once per board."""
 
     def __post_init__(self) -> None:
         levels = tuple([self.heights.get(square) for square in SQUARES])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import AROUND, STEPS, TEXTS, Board, Direction, Square, indices, squares_of
+from .board import AROUND, STEPS, TEXTS, Board, Direction, Square, Walk, indices, squares_of
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +111,36 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     if here is None or mp <= 0:
         return
     start = here
+    walks = t.board.walks.get((direction, mp)) or _walks(t.board, direction, mp)
+    squares, last, off, falls, stop_words = walks[here]  # type: ignore[misc]  # (here is on the board)
+    if squares.isdisjoint(pos):
+        # Nobody on the way (most moves): the walk on the empty mountain, worked out once, is
+        # what the loop below would do, square by square.
+        if falls:
+            t.damage[seat] += len(falls)
+        pos[seat] = last
+        if t.loud:
+            name = t.names[seat]
+            for there in falls:
+                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {TEXTS[there]} and takes 1 damage")
+            if last != start:
+                t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[last]}")
+            if stop_words is not None and not off:
+                t.events.append(stop_words[0] + name + stop_words[1])
+        if off:
+            t._leave_board(seat, f"{what} {direction}" if t.loud else "")
+        return
+    stepwise(t, seat, direction, mp, what, rule)
+
+
+def stepwise(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "moves", rule: str = "EV-MOVE") -> None:
+    """``move`` square by square, finding and pushing the yeti on the way (``move`` takes this
+    path when a yeti stands where the walk on the empty mountain looks)."""
+    pos = t.pos
+    here = pos[seat]
+    if here is None or mp <= 0:
+        return
+    start = here
     ray = t.board.lines[direction][here] or ()
     name = t.names[seat]
     stop = ""
@@ -162,6 +192,41 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
             t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
         if stop:
             t.events.append(stop)
+
+
+def _walks(board: Board, direction: str, mp: int) -> list[Walk | None]:
+    """``walk`` from every grid index of ``board`` (None off the board), remembered by the board."""
+    found = board.walks[(direction, mp)] = [
+        None if line is None else walk(line, here, mp) for here, line in enumerate(board.lines[direction])
+    ]
+    return found
+
+
+def walk(line: Sequence[tuple[int, int, int, int | None, int | None]], start: int, mp: int) -> Walk:
+    """``move`` along ``line`` (Board.lines from ``start``) on a mountain with no other yeti: the
+    squares where ``move`` looks for one (a yeti there would change the walk), the last square,
+    off the edge or not, the falls, and the words of its stop (``move``'s, around the name)."""
+    looked: set[int] = set()
+    falls: list[int] = []
+    here = start
+    stop: tuple[str, str] | None = None
+    for there, rise, cost, _, _ in line:
+        if rise >= 2:
+            stop = ("EV-CLIFF-UP: ", f"'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP")
+            break
+        looked.add(there)
+        if cost > mp:
+            stop = ("EV-MOVE: ", f"'s yeti has {mp} MP left, not the {cost} it needs to go on")
+            break
+        mp -= cost
+        here = there
+        if rise <= -2:
+            falls.append(there)
+        if mp <= 0:
+            break
+    else:
+        return frozenset(looked), here, True, tuple(falls), None
+    return frozenset(looked), here, False, tuple(falls), stop
 
 
 def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | None, str]:

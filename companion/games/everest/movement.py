@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import AROUND, STEPS, TEXTS, Board, Direction, Square, Walk, indices, squares_of
+from .board import AROUND, CELLS, MAX_WALK, STEPS, TEXTS, Board, Direction, Square, indices, squares_of
 
 log = logging.getLogger(__name__)
 
@@ -111,8 +111,10 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     if here is None or mp <= 0:
         return
     start = here
-    walks = t.board.walks.get((direction, mp)) or _walks(t.board, direction, mp)
-    squares, last, off, falls, stop_words = walks[here]  # type: ignore[misc]  # (here is on the board)
+    if mp > MAX_WALK:
+        stepwise(t, seat, direction, mp, what, rule)
+        return
+    squares, last, off, falls, stop_words = t.board.walks[direction][mp * CELLS + here]  # type: ignore[misc]  # (on the board)
     if squares.isdisjoint(pos):
         # Nobody on the way (most moves): the walk on the empty mountain, worked out once, is
         # what the loop below would do, square by square.
@@ -194,54 +196,17 @@ def stepwise(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "
             t.events.append(stop)
 
 
-def _walks(board: Board, direction: str, mp: int) -> list[Walk | None]:
-    """``walk`` from every grid index of ``board`` (None off the board), remembered by the board."""
-    found = board.walks[(direction, mp)] = [
-        None if line is None else walk(line, here, mp) for here, line in enumerate(board.lines[direction])
-    ]
-    return found
-
-
-def walk(line: Sequence[tuple[int, int, int, int | None, int | None]], start: int, mp: int) -> Walk:
-    """``move`` along ``line`` (Board.lines from ``start``) on a mountain with no other yeti: the
-    squares where ``move`` looks for one (a yeti there would change the walk), the last square,
-    off the edge or not, the falls, and the words of its stop (``move``'s, around the name)."""
-    looked: set[int] = set()
-    falls: list[int] = []
-    here = start
-    stop: tuple[str, str] | None = None
-    for there, rise, cost, _, _ in line:
-        if rise >= 2:
-            stop = ("EV-CLIFF-UP: ", f"'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP")
-            break
-        looked.add(there)
-        if cost > mp:
-            stop = ("EV-MOVE: ", f"'s yeti has {mp} MP left, not the {cost} it needs to go on")
-            break
-        mp -= cost
-        here = there
-        if rise <= -2:
-            falls.append(there)
-        if mp <= 0:
-            break
-    else:
-        return frozenset(looked), here, True, tuple(falls), None
-    return frozenset(looked), here, False, tuple(falls), stop
-
-
 def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | None, str]:
     """Which yeti a snowball thrown now would hit (EV-SNOWBALL), or None and where it ended."""
     pos = t.pos
     here = pos[seat]
     if here is None:
         return None, "nowhere"
-    for there, rise, _, _, _ in t.board.lines[direction][here] or ():
+    squares, _, _, miss = t.board.flights[direction][here]  # type: ignore[misc]  # (on the board)
+    for there in squares:
         if there in pos:
             return pos.index(there), ""
-        if rise > 0:
-            # EV-SNOWBALL-SPLAT: an upward step or cliff with no yeti on its top square
-            return None, f"goes splat on the slope up to {TEXTS[there]}"
-    return None, "flies off the board"
+    return None, miss[len(f"'s snowball thrown {direction} ") :]  # (Board.flight's words, after the name)
 
 
 def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
@@ -251,15 +216,21 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
     direction. Two yeti knocked towards the same square both stay put.
     """
     hits: dict[int, list[Direction]] = {}
+    pos = t.pos
+    flights = t.board.flights
     for seat, direction in throws:
-        if t.pos[seat] is None:
+        here = pos[seat]
+        if here is None:
             continue
-        target, miss = snowball_target(t, seat, direction)
-        if target is None:
+        squares, flown, head, tail = flights[direction][here]  # type: ignore[misc]  # (on the board)
+        if flown.isdisjoint(pos):  # (snowball_target, with nobody on the way)
             if t.loud:
-                rule = "EV-SNOWBALL-SPLAT" if "splat" in miss else "EV-SNOWBALL"
-                t.events.append(f"{rule}: {t.names[seat]}'s snowball thrown {direction} {miss}")
+                t.events.append(head + t.names[seat] + tail)
             continue
+        for there in squares:
+            if there in pos:
+                break  # the first yeti on the way (there is one: the flight is not disjoint)
+        target = pos.index(there)
         hits.setdefault(target, []).append(direction)
         if t.loud:
             t.events.append(f"EV-SNOWBALL: {t.names[seat]}'s snowball hits {t.names[target]}'s yeti, 1 damage")

@@ -10,7 +10,7 @@ orders within each group of touching units.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from .board import INDEX, VECTORS, Board, Direction, Square, step
@@ -35,21 +35,6 @@ def _mask(squares: Iterable[Square]) -> int:
     for square in squares:
         out |= 1 << INDEX[square]
     return out
-
-
-def _indices(mask: int) -> Iterator[int]:
-    """The grid indices of a mask, lowest bit first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def _stepped(mask: int, direction: str) -> int:
-    """Every square of ``mask`` moved one step towards ``direction`` (squares beyond the grid's own
-    edge are not wanted: callers keep only squares on the board, which the grid surrounds)."""
-    shift = _SHIFTS[direction]
-    return mask << shift if shift > 0 else mask >> -shift
 
 
 def on_board(board: Board) -> int:
@@ -164,17 +149,21 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
     their own action turn).
     """
     board, pos = t.board, t.pos
+    memo = board.memo
     parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
     where: dict[int, int] = {}  # seat -> the squares (a mask) its yeti could stand on
-    for _, _, seat, _, _ in parts:
-        here = pos[seat]
-        if here is not None:
-            where[seat] = 1 << here
+    tables: list[list[int]] = []  # each part's reach from every grid index (``table``)
     masks = []
     for _, kind, seat, direction, mp in parts:
+        found = memo.get((kind, direction, mp)) or table(board, kind, direction, mp)
+        tables.append(found)
         here = pos[seat]
-        masks.append(0 if here is None else reach(board, kind, here, direction, mp))
-    pushers = [(k, i, direction) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+        if here is None:
+            masks.append(0)
+        else:
+            where[seat] = 1 << here
+            masks.append(found[here])
+    pushers = [(k, i, _SHIFTS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
     cells = board.cells
     grew = True
     while grew:
@@ -184,36 +173,35 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             if squares is None:
                 continue
             before = squares
-            for k, j, direction in pushers:
-                if j != i and squares & masks[k]:  # (mostly not: then that part displaces it nowhere)
-                    squares = _pushed_on(squares, masks[k], direction, cells)
+            for k, j, shift in pushers:
+                pusher = masks[k]
+                if j != i and squares & pusher:  # (mostly not: then that part displaces it nowhere)
+                    squares = _pushed_on(squares, pusher, shift, cells)
             if squares != before:
                 grew = True
                 where[seat] = squares
-                _, kind, _, direction, mp = parts[k_self]
-                masks[k_self] = _reach_from(board, kind, squares, direction, mp)
+                from_each, mask = tables[k_self], 0
+                while squares:  # (the part's reach from each square it could stand on)
+                    low = squares & -squares
+                    mask |= from_each[low.bit_length() - 1]
+                    squares ^= low
+                masks[k_self] = mask
     out = list(reaches)
     for (i, _, _, _, _), mask in zip(parts, masks):
         out[i] |= mask
     return out
 
 
-def _pushed_on(squares: int, pusher: int, direction: str, cells: int) -> int:
+def _pushed_on(squares: int, pusher: int, shift: int, cells: int) -> int:
     """``squares``, and every square of the board a yeti on one of them could be pushed or knocked
-    on to, a square at a time towards ``direction``, while it still stands in the pusher's reach."""
+    on to, a square at a time ``shift`` bits on (a direction's step), while it still stands in the
+    pusher's reach."""
     while True:
-        more = _stepped(squares & pusher, direction) & cells & ~squares
+        ahead = squares & pusher
+        more = (ahead << shift if shift > 0 else ahead >> -shift) & cells & ~squares
         if not more:
             return squares
         squares |= more
-
-
-def _reach_from(board: Board, kind: Kind, squares: int, direction: Direction, mp: int) -> int:
-    found = table(board, kind, direction, mp)
-    out = 0
-    for here in _indices(squares):
-        out |= found[here]
-    return out
 
 
 def groups(reaches: list[int]) -> list[list[int]]:

@@ -22,11 +22,9 @@ from companion.games.everest.board import DIRECTIONS, VECTORS, Board, Direction,
 from companion.games.everest.conflicts import Kind, Part, Unit, step_units, units_conflict
 from companion.games.everest.reaches import _line, reach
 from companion.games.everest.moves import COINS, PlanCoin
-from companion.games.everest.movement import Scratch, move, roar_footprint, snowball_target, snowballs, stepwise
+from companion.games.everest.movement import Scratch, move, roar_footprint, snowballs
 from companion.games.everest.playout import random_playout
 from companion.games.everest.state import EverestState
-
-NAMES4 = ("anna", "ben", "cleo", "dev")
 
 
 def every_order_differs(t: Scratch, units: list[Unit]) -> bool:
@@ -231,55 +229,3 @@ def test_a_second_game_on_the_shared_board_plays_the_same() -> None:
         runs.append(seen)
     assert runs[0] == runs[1]
     assert GAME.new_state(header).board is make_board("off_board")
-
-
-def test_a_move_with_nobody_on_the_way_is_the_square_by_square_walk() -> None:
-    """movement.move's remembered walks (on the empty mountain) against the walk square by square,
-    from every square, in every direction, with every MP, loud, as a runaway, and with a yeti
-    beyond the walk's end (which the walk must not need)."""
-    boards = [make_board("off_board"), make_board("table")]
-    checked = 0
-    for board in boards:
-        for square in board.heights:
-            for direction in DIRECTIONS:
-                for mp in range(1, 6):
-                    for what, rule in (("moves", "EV-MOVE"), ("runs away", "EV-RUNAWAY")):
-                        for other in (None, (1, 1), (8, 6), (4, 4)):
-                            if other == square:
-                                continue
-                            fast = Scratch(board, ("anna", "ben"), [square, other], [0, 0], set())
-                            slow = fast.copy()
-                            move(fast, 0, direction, mp, what, rule)
-                            stepwise(slow, 0, direction, mp, what, rule)
-                            assert (fast.squares(), fast.damage, fast.off, fast.events) == (slow.squares(), slow.damage, slow.off, slow.events)
-                            checked += 1
-    assert checked > 3000
-
-
-def plain_snowball(board: Board, squares: list[Square | None], seat: int, direction: str) -> tuple[int | None, str]:
-    """EV-SNOWBALL walked along the plain ray: the first yeti, else where it splats or leaves."""
-    here = squares[seat]
-    assert here is not None
-    for there, rise, _, _, _ in plain_ray(board, here, direction):
-        assert isinstance(there, tuple) and isinstance(rise, int)
-        if there in squares:
-            return squares.index(there), ""
-        if rise > 0:
-            return None, f"goes splat on the slope up to ({there[0]},{there[1]})"
-    return None, "flies off the board"
-
-
-def test_remembered_flights_are_the_plain_throw() -> None:
-    rng = random.Random(5)
-    checked = 0
-    for board in (make_board("off_board"), make_board("table")):
-        cells = sorted(board.heights)
-        for square in cells:
-            for direction in DIRECTIONS:
-                for _ in range(6):
-                    others: list[Square | None] = [sq for sq in rng.sample(cells, 3) if sq != square]
-                    squares = [square] + others
-                    t = Scratch(board, NAMES4[: len(squares)], squares, [0] * len(squares), set())
-                    assert snowball_target(t, 0, direction) == plain_snowball(board, squares, 0, direction)
-                    checked += 1
-    assert checked > 1000

@@ -77,39 +77,20 @@ AROUND: tuple[tuple[tuple[Direction, int], ...], ...] = tuple(
 Line = tuple[tuple[int, int, int, int | None, int | None], ...]
 """``Board.ray`` with indices: each square, its rise, its MP, the square after it and its rise."""
 
-CELLS = ROW * (DEPTH + 2)
-"""Grid indices in all."""
-
-MAX_WALK = 5
-"""The most movement points a move has (a coin's 5, a runaway's die): ``Board.walks`` go this far."""
-
-Walk = tuple[frozenset[int], int, bool, tuple[int, ...], tuple[str, str] | None]
-"""A move on an otherwise empty mountain (``walk``): the squares it would find a yeti on, the
-last square it reaches, whether it then goes off the edge, the squares it falls to, and its stop
-line split around the yeti's name (None: it does not stop short)."""
-
-Flight = tuple[tuple[int, ...], frozenset[int], str, str]
-"""A snowball's line (``flight``): the squares where it hits a yeti standing there, in order, the
-same as a set, and the line it makes when it hits nobody, split around the thrower's name."""
-
 
 def index(square: Square) -> int:
     """The grid index of a square of the board (or one just off its edge)."""
     return INDEX[square]
 
 
-_OR_NONE: dict[int | None, Square | None] = {None: None, **dict(enumerate(SQUARES))}
-
-
 def indices(squares: Iterable[Square | None]) -> list[int | None]:
-    """Squares as grid indices, None kept (a yeti off the board); every square is on the grid
-    (setup.py refuses a home off the board). Mapped in C: each roll and order converts."""
-    return list(map(INDEX.get, squares))  # type: ignore[arg-type]  # (None gets None)
+    """Squares as grid indices, None kept (a yeti off the board)."""
+    return [None if square is None else INDEX[square] for square in squares]
 
 
 def squares_of(found: Iterable[int | None]) -> tuple[Square | None, ...]:
     """Grid indices back as squares, None kept."""
-    return tuple(map(_OR_NONE.__getitem__, found))
+    return tuple([None if i is None else SQUARES[i] for i in found])
 
 
 @dataclass(frozen=True)
@@ -132,11 +113,6 @@ class Board:
     walk these lines all the time (None at an index off the board)."""
     cells: int = field(init=False, compare=False, hash=False, repr=False)
     """The board's squares as a bit mask (bit ``index``)."""
-    walks: Mapping[str, tuple[Walk | None, ...]] = field(init=False, compare=False, hash=False, repr=False)
-    """``walk`` by direction, then at ``mp * CELLS + index`` for 1 to ``MAX_WALK`` movement points
-    (None off the board): movement.move reads it for every move."""
-    flights: Mapping[str, tuple[Flight | None, ...]] = field(init=False, compare=False, hash=False, repr=False)
-    """``flight`` by direction and grid index (None off the board)."""
 
     def __post_init__(self) -> None:
         levels = tuple([self.heights.get(square) for square in SQUARES])
@@ -146,13 +122,6 @@ class Board:
             lines[direction] = tuple([None if h is None else _line(levels, i, shift) for i, h in enumerate(levels)])
         object.__setattr__(self, "lines", lines)
         object.__setattr__(self, "cells", sum(1 << i for i, h in enumerate(levels) if h is not None))
-        walks: dict[str, tuple[Walk | None, ...]] = {}
-        flights: dict[str, tuple[Flight | None, ...]] = {}
-        for direction, found in lines.items():
-            walks[direction] = tuple([None if line is None else walk(line, i, mp) for mp in range(MAX_WALK + 1) for i, line in enumerate(found)])
-            flights[direction] = tuple([None if line is None else flight(line, direction) for line in found])
-        object.__setattr__(self, "walks", walks)
-        object.__setattr__(self, "flights", flights)
 
     def height(self, square: Square) -> int | None:
         """The square's height, or None when the square is off the board."""
@@ -193,48 +162,6 @@ def _line(levels: tuple[int | None, ...], here: int, shift: int) -> Line:
         out.append((there, rise, cost, after if h_after is not None else None, push_rise))
         here, there = there, after
     return tuple(out)
-
-
-def walk(line: Line, start: int, mp: int) -> Walk:
-    """movement.move along ``line`` (Board.lines from ``start``) on a mountain with no other yeti:
-    the squares where move looks for one (a yeti there would change the walk), the last square,
-    off the edge or not, the falls, and the words of its stop (move's own, around the name)."""
-    looked: set[int] = set()
-    falls: list[int] = []
-    here = start
-    stop: tuple[str, str] | None = None
-    for there, rise, cost, _, _ in line:
-        if rise >= 2:
-            stop = ("EV-CLIFF-UP: ", f"'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP")
-            break
-        looked.add(there)
-        if cost > mp:
-            stop = ("EV-MOVE: ", f"'s yeti has {mp} MP left, not the {cost} it needs to go on")
-            break
-        mp -= cost
-        here = there
-        if rise <= -2:
-            falls.append(there)
-        if mp <= 0:
-            break
-    else:
-        return frozenset(looked), here, True, tuple(falls), None
-    return frozenset(looked), here, False, tuple(falls), stop
-
-
-def flight(line: Line, direction: str) -> Flight:
-    """A snowball thrown along ``line`` (EV-SNOWBALL): it hits the first yeti on the way, up to and
-    including the top of the first upward step or cliff, where it goes splat if nobody stands
-    there (EV-SNOWBALL-SPLAT); with nobody on the way to the edge it flies off the board."""
-    squares: list[int] = []
-    for there, rise, _, _, _ in line:
-        squares.append(there)
-        if rise > 0:
-            miss = ("EV-SNOWBALL-SPLAT: ", f"'s snowball thrown {direction} goes splat on the slope up to {TEXTS[there]}")
-            break
-    else:
-        miss = ("EV-SNOWBALL: ", f"'s snowball thrown {direction} flies off the board")
-    return tuple(squares), frozenset(squares), miss[0], miss[1]
 
 
 @functools.cache

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import AROUND, CELLS, MAX_WALK, STEPS, TEXTS, Board, Direction, Square, indices, squares_of
+from .board import AROUND, STEPS, TEXTS, Board, Direction, Square, indices, squares_of
 
 log = logging.getLogger(__name__)
 
@@ -111,38 +111,6 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     if here is None or mp <= 0:
         return
     start = here
-    if mp > MAX_WALK:
-        stepwise(t, seat, direction, mp, what, rule)
-        return
-    squares, last, off, falls, stop_words = t.board.walks[direction][mp * CELLS + here]  # type: ignore[misc]  # (on the board)
-    if squares.isdisjoint(pos):
-        # Nobody on the way (most moves): the walk on the empty mountain, worked out once, is
-        # what the loop below would do, square by square.
-        if falls:
-            t.damage[seat] += len(falls)
-        pos[seat] = last
-        if t.loud:
-            name = t.names[seat]
-            for there in falls:
-                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {TEXTS[there]} and takes 1 damage")
-            if last != start:
-                t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[last]}")
-            if stop_words is not None and not off:
-                t.events.append(stop_words[0] + name + stop_words[1])
-        if off:
-            t._leave_board(seat, f"{what} {direction}" if t.loud else "")
-        return
-    stepwise(t, seat, direction, mp, what, rule)
-
-
-def stepwise(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "moves", rule: str = "EV-MOVE") -> None:
-    """``move`` square by square, finding and pushing the yeti on the way (``move`` takes this
-    path when a yeti stands where the walk on the empty mountain looks)."""
-    pos = t.pos
-    here = pos[seat]
-    if here is None or mp <= 0:
-        return
-    start = here
     ray = t.board.lines[direction][here] or ()
     name = t.names[seat]
     stop = ""
@@ -202,11 +170,13 @@ def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | 
     here = pos[seat]
     if here is None:
         return None, "nowhere"
-    squares, _, _, miss = t.board.flights[direction][here]  # type: ignore[misc]  # (on the board)
-    for there in squares:
+    for there, rise, _, _, _ in t.board.lines[direction][here] or ():
         if there in pos:
             return pos.index(there), ""
-    return None, miss[len(f"'s snowball thrown {direction} ") :]  # (Board.flight's words, after the name)
+        if rise > 0:
+            # EV-SNOWBALL-SPLAT: an upward step or cliff with no yeti on its top square
+            return None, f"goes splat on the slope up to {TEXTS[there]}"
+    return None, "flies off the board"
 
 
 def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
@@ -216,21 +186,15 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
     direction. Two yeti knocked towards the same square both stay put.
     """
     hits: dict[int, list[Direction]] = {}
-    pos = t.pos
-    flights = t.board.flights
     for seat, direction in throws:
-        here = pos[seat]
-        if here is None:
+        if t.pos[seat] is None:
             continue
-        squares, flown, head, tail = flights[direction][here]  # type: ignore[misc]  # (on the board)
-        if flown.isdisjoint(pos):  # (snowball_target, with nobody on the way)
+        target, miss = snowball_target(t, seat, direction)
+        if target is None:
             if t.loud:
-                t.events.append(head + t.names[seat] + tail)
+                rule = "EV-SNOWBALL-SPLAT" if "splat" in miss else "EV-SNOWBALL"
+                t.events.append(f"{rule}: {t.names[seat]}'s snowball thrown {direction} {miss}")
             continue
-        for there in squares:
-            if there in pos:
-                break  # the first yeti on the way (there is one: the flight is not disjoint)
-        target = pos.index(there)
         hits.setdefault(target, []).append(direction)
         if t.loud:
             t.events.append(f"EV-SNOWBALL: {t.names[seat]}'s snowball hits {t.names[target]}'s yeti, 1 damage")

@@ -182,7 +182,7 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
                             early = (roar,) + done_units + rest + quiet
                             late = done_units + (roar,) + rest + quiet
                             return Found(tuple(units), early, late, (signature + (before,), signature + (now,)))
-                    if all(signature != known for known, _, _ in bucket):
+                    if signature not in [known for known, _, _ in bucket]:
                         bucket.append((signature, s, path))
         layer = nxt
     ends = [board for boards in layer.values() for board in boards]

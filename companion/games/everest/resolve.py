@@ -259,7 +259,7 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
     found = find_conflict(w.t, units)
     if found is not None:
         witness = explain(w.t, found)
-        names = ", ".join(w.state.players[s] for s in witness.group)
+        names = ", ".join([w.state.players[s] for s in witness.group])
         w.t.events.append(
             f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
         )
@@ -289,16 +289,16 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
         else:
             top = max([v for _, v in got])
             tied = tuple(sorted([s for s, v in got if v == top]))
-            dice_said = ", ".join(f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got))
+            dice_said = ", ".join([f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got)])
             if len(tied) > 1:
                 events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice_said}) and roll again")
                 nxt = evolved(need, rolled=(), waiting=tied)
             else:
-                acting = ", ".join(names[s] for s in need.seats)
+                acting = ", ".join([names[s] for s in need.seats])
                 events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice_said}) and chooses the order of {acting}")
                 nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners, need.witness)
     elif isinstance(need, RoarChecks):
-        if any(seat == yeti for yeti, _ in need.waiting):
+        if seat in [yeti for yeti, _ in need.waiting]:
             nxt = check_rolled(need, seat, value, indices(state.positions), names, events)
         else:
             nxt = early_reaction(need, seat, value, names, events)
@@ -336,7 +336,7 @@ def ordered(state: EverestState, sequence: tuple[int, ...]) -> EverestState:
                 items.append(DoRoars((seat,), need.step))
             else:
                 items.append(DoAction(seat, need.step))
-    w.t.events.append("EV-ORDER: " + ", ".join(state.players[s] for s in sequence) + " act in that order")
+    w.t.events.append("EV-ORDER: " + ", ".join([state.players[s] for s in sequence]) + " act in that order")
     w.need = None
     w.agenda[0:0] = items
     _run(w)

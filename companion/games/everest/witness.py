@@ -28,7 +28,7 @@ def _unit_name(names: Sequence[str], unit: Unit) -> str:
     if kind == "snowballs" and len(parts) == 1:
         return f"{names[parts[0][0]]}'s snowball"
     if kind == "snowballs":
-        return "the snowballs of " + " and ".join(names[seat] for seat, _, _ in parts)
+        return "the snowballs of " + " and ".join([names[seat] for seat, _, _ in parts])
     return names[parts[0][0]]
 
 
@@ -37,8 +37,8 @@ def explain(t: Scratch, found: Found) -> Witness:
     in the one order, on (4,2) in the other"."""
     names = t.names
     a, b = found.differ
-    first = ", ".join(_unit_name(names, u) for u in found.first)
-    second = ", ".join(_unit_name(names, u) for u in found.second)
+    first = ", ".join([_unit_name(names, u) for u in found.first])
+    second = ", ".join([_unit_name(names, u) for u in found.second])
     why = f"{first} ≠ {second}: {_difference(names, a, b)}"
     return Witness(_seats(found.first), _seats(found.second), tuple(sorted(_seats(found.group))), why)
 

@@ -116,12 +116,12 @@ def test_a_unit_alone_moves_yeti_only_within_its_reach() -> None:
                     continue  # a roar moves nobody
                 squares: set[Square] = set()
                 for seat, direction, mp in parts:
-                    here = t.pos[seat]
+                    here = t.squares()[seat]
                     assert here is not None
                     squares |= _line(t.board, kind, here, direction, mp)
                 s = t.copy()
                 perform_alone(s, kind, parts)
-                for before, after in zip(t.pos, s.pos):
+                for before, after in zip(t.squares(), s.squares()):
                     if before != after:
                         assert before in squares and (after is None or after in squares), (kind, parts, before, after)
                 checked += 1
@@ -141,7 +141,7 @@ def test_a_displaced_yeti_moves_only_along_the_displacing_line() -> None:
                 s = t.copy()
                 perform_alone(s, kind, parts)
                 movers = {seat for seat, _, _ in parts} if kind == "move" else set()
-                for seat, (before, after) in enumerate(zip(t.pos, s.pos)):
+                for seat, (before, after) in enumerate(zip(t.squares(), s.squares())):
                     if before == after or seat in movers or before is None:
                         continue
                     displaced += 1
@@ -153,7 +153,7 @@ def along(t: Scratch, kind: Kind, part: Part, before: Square, after: Square | No
     """``after`` is reached from ``before`` square by square in the part's direction, every square
     on the way in its reach (None: off the board from there)."""
     seat, direction, mp = part
-    here = t.pos[seat]
+    here = t.squares()[seat]
     assert here is not None
     line = _line(t.board, kind, here, direction, mp)
     square = before

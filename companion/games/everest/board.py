@@ -2,13 +2,18 @@
 
 Squares are (x, y) with x = 1..8 west to east and y = 1..6 south to north. A square's height is
 the number of tiles stacked on it. A step is a height difference of 1, a cliff one of 2 or more.
+
+Inside the engine (movement, reaches, conflicts, roars) a square is an index on a grid one square
+wider than the board on every side (``index``: y * 10 + x), so that a step is an addition
+(``STEPS``), a set of squares is a bit mask (bit ``index``) and a yeti is found in a list of ints;
+the (x, y) squares are kept for the state, the views, the notation and the event lines.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -46,6 +51,47 @@ Ray = tuple[Square, int, int, Square | None, int | None]
 """One square of a line (see Board.ray): the square, its rise, its cost in MP, the square after it
 and that one's rise."""
 
+ROW = 10
+"""Indices per row of the grid: x = 0..9, the board's x = 1..8 and the squares just off each side."""
+
+SQUARES: tuple[Square, ...] = tuple((i % ROW, i // ROW) for i in range(ROW * (DEPTH + 2)))
+"""The square of each index (rows y = 0..7: the board's y = 1..6 and the rows just off it)."""
+
+INDEX: Mapping[Square, int] = {square: i for i, square in enumerate(SQUARES)}
+"""The index of each square of the grid (see ``index``)."""
+
+STEPS: Mapping[str, int] = {"N": ROW, "E": 1, "S": -ROW, "W": -1}
+"""How far an index moves for a step in each direction."""
+
+STEP_NAMES: Mapping[int, Direction] = {ROW: "N", 1: "E", -ROW: "S", -1: "W"}
+
+TEXTS: tuple[str, ...] = tuple(f"({x},{y})" for x, y in SQUARES)
+"""How an event line names the square at each index (``square_text``)."""
+
+AROUND: tuple[tuple[tuple[Direction, int], ...], ...] = tuple(
+    tuple((d, i + STEPS[d]) for d in ("N", "E", "S", "W")) if 0 < i % ROW < ROW - 1 and 0 < i // ROW < DEPTH + 1 else ()
+    for i in range(ROW * (DEPTH + 2))
+)
+"""The four indices beside each index of the board, N, E, S, W, each with its direction."""
+
+Line = tuple[tuple[int, int, int, int | None, int | None], ...]
+"""``Board.ray`` with indices: each square, its rise, its MP, the square after it and its rise."""
+
+
+def index(square: Square) -> int:
+    """The grid index of a square of the board (or one just off its edge)."""
+    return INDEX[square]
+
+
+def indices(squares: Iterable[Square | None]) -> list[int | None]:
+    """Squares as grid indices, None kept (a yeti off the board)."""
+    return [None if square is None else INDEX[square] for square in squares]
+
+
+def squares_of(found: Iterable[int | None]) -> tuple[Square | None, ...]:
+    """Grid indices back as squares, None kept."""
+    return tuple([None if i is None else SQUARES[i] for i in found])
+
 
 @dataclass(frozen=True)
 class Board:
@@ -53,13 +99,29 @@ class Board:
 
     heights: Mapping[Square, int]
     peak: frozenset[Square] = PEAK
-    memo: dict[tuple[str, Square, str, int], int] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """reaches.reach by (kind, square, direction, movement points): the squares (a bit mask) a
-    move, roar or snowball could touch, which depend on the heights alone, so are worked out once
-    per board (and read directly by resolve.py, where every coin of every step asks); also the
-    board's own squares as such a mask (reaches.on_board)."""
+    memo: dict[object, list[int]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """reaches.table by (kind, direction, movement points), or by a coin's label: the squares (a
+    bit mask) a move, roar or snowball from each grid index could touch, which depend on the
+    heights alone, so are worked out once per board (and read directly by resolve.py, where every
+    coin of every step asks)."""
     rays: dict[tuple[Square, str], tuple[Ray, ...]] = field(default_factory=dict, compare=False, hash=False, repr=False)
-    """``ray`` results, remembered: movement and snowballs walk these lines all the time."""
+    """``ray`` results, remembered."""
+    levels: tuple[int | None, ...] = field(init=False, compare=False, hash=False, repr=False)
+    """The height at each grid index (``index``), None off the board."""
+    lines: Mapping[str, tuple[Line | None, ...]] = field(init=False, compare=False, hash=False, repr=False)
+    """``ray`` by direction and grid index, with indices, worked out once: movement and snowballs
+    walk these lines all the time (None at an index off the board)."""
+    cells: int = field(init=False, compare=False, hash=False, repr=False)
+    """The board's squares as a bit mask (bit ``index``)."""
+
+    def __post_init__(self) -> None:
+        levels = tuple([self.heights.get(square) for square in SQUARES])
+        object.__setattr__(self, "levels", levels)  # frozen: worked out once from the heights
+        lines: dict[str, tuple[Line | None, ...]] = {}
+        for direction, shift in STEPS.items():
+            lines[direction] = tuple([None if h is None else _line(levels, i, shift) for i, h in enumerate(levels)])
+        object.__setattr__(self, "lines", lines)
+        object.__setattr__(self, "cells", sum(1 << i for i, h in enumerate(levels) if h is not None))
 
     def height(self, square: Square) -> int | None:
         """The square's height, or None when the square is off the board."""
@@ -76,25 +138,30 @@ class Board:
         the edge: where a yeti there would be pushed)."""
         line = self.rays.get((square, direction))
         if line is None:
-            heights = self.heights
-            dx, dy = VECTORS[direction]
-            out = []
-            here = square
-            there = (here[0] + dx, here[1] + dy)
-            while there in heights:
-                after = (there[0] + dx, there[1] + dy)
-                h_after = heights.get(after)
-                push_rise = None if h_after is None else h_after - heights[there]
-                rise = heights[there] - heights[here]
-                cost = 2 if rise == 1 else 1  # EV-MOVE: 1 MP flat or down, 2 MP up a step
-                out.append((there, rise, cost, after if h_after is not None else None, push_rise))
-                here, there = there, after
-            line = self.rays[(square, direction)] = tuple(out)
+            found = self.lines[direction][INDEX[square]] or ()
+            line = self.rays[(square, direction)] = tuple(
+                [(SQUARES[there], rise, cost, None if after is None else SQUARES[after], push) for there, rise, cost, after, push in found]
+            )
         return line
 
     def grid(self) -> list[list[int | None]]:
         """Heights as rows y = 1..6 of columns x = 1..8 (``grid[y-1][x-1]``); None is off the board."""
         return [[self.heights.get((x, y)) for x in range(1, WIDTH + 1)] for y in range(1, DEPTH + 1)]
+
+
+def _line(levels: tuple[int | None, ...], here: int, shift: int) -> Line:
+    """Board.lines for one index and direction: the walk to the edge."""
+    out = []
+    there = here + shift
+    while (h := levels[there]) is not None:
+        after = there + shift
+        h_after = levels[after]
+        push_rise = None if h_after is None else h_after - h
+        rise = h - levels[here]  # type: ignore[operator]  # (here is on the board)
+        cost = 2 if rise == 1 else 1  # EV-MOVE: 1 MP flat or down, 2 MP up a step
+        out.append((there, rise, cost, after if h_after is not None else None, push_rise))
+        here, there = there, after
+    return tuple(out)
 
 
 @functools.cache
@@ -130,18 +197,6 @@ def rise(board: Board, here: Square, there: Square) -> int | None:
 def is_cliff(difference: int) -> bool:
     """GAPS.md: a cliff is a height difference of 2 or more (up or down)."""
     return abs(difference) >= 2
-
-
-_NEIGHBOURS: dict[Square, tuple[tuple[Direction, Square], ...]] = {}
-
-
-def neighbours(square: Square) -> tuple[tuple[Direction, Square], ...]:
-    """The four squares beside ``square`` (on the board or not), N, E, S, W, each with its direction:
-    remembered, as every roar looks at them."""
-    around = _NEIGHBOURS.get(square)
-    if around is None:
-        around = _NEIGHBOURS[square] = tuple((d, step(square, VECTORS[d])) for d in DIRECTIONS)
-    return around
 
 
 _SQUARE_TEXT: dict[Square, str] = {}

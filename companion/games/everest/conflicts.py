@@ -141,6 +141,19 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
         if ab.pos == ba.pos and ab.damage == ba.damage and ab.off == ba.off:
             return None
         return Found((a, b), (a, b), (b, a), (ab.signature(), ba.signature()))
+    if not others:
+        return None  # roars alone change nothing: every order ends on the same board
+    if len(roars) == 1 and len(others) == 1:  # a roar and one other unit: two orders
+        roared, acted = roars[0], others[0]
+        seat, direction, _ = roared[1][0]
+        before = roar_footprint(t, seat, direction)
+        after = t.copy(loud=False)
+        perform(after, acted)
+        now = roar_footprint(after, seat, direction)
+        if now == before:
+            return None
+        moved = after.signature()
+        return Found(tuple(units), (roared, acted), (acted, roared), (moved + (before,), moved + (now,)))
     heard = [roar_footprint(t, seat, direction) for _, ((seat, direction, _),) in roars]
     # Boards after each set of units done (a bit per unit), each distinct board kept once: two
     # orders of a set that end on the same board go on identically, so one stands for both.
@@ -169,7 +182,7 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
                             early = (roar,) + done_units + rest + quiet
                             late = done_units + (roar,) + rest + quiet
                             return Found(tuple(units), early, late, (signature + (before,), signature + (now,)))
-                    if all(signature != known for known, _, _ in bucket):
+                    if signature not in [known for known, _, _ in bucket]:
                         bucket.append((signature, s, path))
         layer = nxt
     ends = [board for boards in layer.values() for board in boards]

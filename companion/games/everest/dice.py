@@ -30,7 +30,7 @@ def asked(state: EverestState, seat: int) -> tuple[Purpose, int | None] | None:
         for yeti, roarer in need.waiting:
             if yeti == seat:
                 return ("check", roarer)
-        if any(s == seat for s, _ in need.early):
+        if seat in [s for s, _ in need.early]:
             return None
         for hit in need.hits:
             if hit.seat == seat:
@@ -64,7 +64,7 @@ def purpose_text(state: EverestState, purpose: Purpose, roarer: int | None) -> s
     if purpose == "conflict":
         if isinstance(need, ConflictRolls):
             seats = need.witness.group if need.witness is not None else need.seats
-            acting = ", ".join(names[s] for s in seats)
+            acting = ", ".join([names[s] for s in seats])
             what = "runaways" if need.kind == "runaway" else f"actions of coin {need.step + 1}"
             return f"the conflict of the {what} ({acting})"
         return "a conflict"

@@ -13,13 +13,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import VECTORS, Board, Direction, Square, neighbours, square_text, step
+from .board import AROUND, STEPS, TEXTS, Board, Direction, Square, indices, squares_of
 
 log = logging.getLogger(__name__)
 
 
 class Scratch:
-    """A working copy of the yeti on the mountain: positions, this round's damage, who left the board."""
+    """A working copy of the yeti on the mountain: positions, this round's damage, who left the board.
+
+    ``pos`` holds grid indices (board.index), not squares: the engine's loops find a yeti and step
+    along a line with int compares and additions. It is built from, and read back as, squares."""
 
     __slots__ = ("board", "names", "pos", "damage", "off", "events", "pushed_fall_damage", "loud")
 
@@ -34,7 +37,7 @@ class Scratch:
     ) -> None:
         self.board = board
         self.names = tuple(names)
-        self.pos: list[Square | None] = list(pos)
+        self.pos: list[int | None] = indices(pos)
         self.damage = list(damage)
         self.off = set(off)
         self.events: list[str] = []
@@ -54,12 +57,17 @@ class Scratch:
         new.loud = loud
         return new
 
-    def occupant(self, square: Square) -> int | None:
+    def squares(self) -> list[Square | None]:
+        """Where each yeti stands, as squares (None: off the board)."""
+        return list(squares_of(self.pos))
+
+    def occupant(self, square: int) -> int | None:
         pos = self.pos
         return pos.index(square) if square in pos else None  # the first seat there, found in C
 
     def signature(self) -> tuple[object, ...]:
-        """The board configuration, for telling whether two orders of actions end differently."""
+        """The board configuration, for telling whether two orders of actions end differently
+        (positions as grid indices)."""
         return (tuple(self.pos), tuple(self.damage), frozenset(self.off))
 
     def note(self, text: str) -> None:
@@ -72,45 +80,44 @@ class Scratch:
         if self.loud:
             self.events.append(f"EV-EDGE: {self.names[seat]}'s yeti {why} off the edge of the board; its remaining actions are cancelled")
 
-    def _knocked(self, seat: int, frm: Square, to: Square | None, why: str, rule: str = "EV-PUSH") -> None:
+    def _knocked(self, seat: int, frm: int, to: int | None, why: str, rule: str = "EV-PUSH") -> None:
         """Put a pushed yeti on ``to`` (None: off the edge); a drop of 2 or more is a fall."""
         if to is None:
             self._leave_board(seat, f"is {why}" if self.loud else "")
             return
         self.pos[seat] = to
-        drop = self.board.heights[frm] - self.board.heights[to]
+        levels = self.board.levels
+        drop = levels[frm] - levels[to]  # type: ignore[operator]  # (both on the board)
         if drop >= 2:
             if self.pushed_fall_damage:
                 self.damage[seat] += 1
                 if self.loud:
-                    self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)} and takes 1 damage")
+                    self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {TEXTS[to]} and takes 1 damage")
             elif self.loud:
-                self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {square_text(to)}")
+                self.events.append(f"EV-FALL: {self.names[seat]}'s yeti is {why} off a cliff to {TEXTS[to]}")
         elif self.loud:
-            self.events.append(f"{rule}: {self.names[seat]}'s yeti is {why} to {square_text(to)}")
+            self.events.append(f"{rule}: {self.names[seat]}'s yeti is {why} to {TEXTS[to]}")
 
 
 def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "moves", rule: str = "EV-MOVE") -> None:
     """Move a yeti up to ``mp`` movement points in a straight line (EV-MOVE and the rules it names).
 
     The hottest loop of the engine (conflict detection runs it for every order tried), so it walks
-    the board's remembered ray (each square with its rise, and where a push would send a yeti)
-    and finds an occupant with ``in`` and ``list.index``.
+    the board's line of grid indices (each square with its rise, and where a push would send a
+    yeti) and finds an occupant with ``in`` and ``list.index`` on ints.
     """
     pos = t.pos
     here = pos[seat]
     if here is None or mp <= 0:
         return
     start = here
-    ray = t.board.rays.get((here, direction))
-    if ray is None:  # (an empty ray, at the edge, is remembered too)
-        ray = t.board.ray(here, direction)
+    ray = t.board.lines[direction][here] or ()
     name = t.names[seat]
     stop = ""
     for there, rise, cost, beyond, push_rise in ray:
         if rise >= 2:
             if t.loud:  # (the words only for a board whose events are read)
-                stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {square_text(there)} and loses its last {mp} MP"
+                stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP"
             break
         pushed = None
         if there in pos:
@@ -142,17 +149,17 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
         if rise <= -2:
             t.damage[seat] += 1
             if t.loud:
-                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {square_text(there)} and takes 1 damage")
+                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {TEXTS[there]} and takes 1 damage")
         if mp <= 0:
             break
     else:  # MP left at the end of the ray: the next step is off the edge
         if here != start and t.loud:
-            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
+            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
         t._leave_board(seat, f"{what} {direction}" if t.loud else "")
         return
     if t.loud:
         if here != start:
-            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {square_text(start)} to {square_text(here)}")
+            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
         if stop:
             t.events.append(stop)
 
@@ -163,15 +170,12 @@ def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | 
     here = pos[seat]
     if here is None:
         return None, "nowhere"
-    ray = t.board.rays.get((here, direction))
-    if ray is None:
-        ray = t.board.ray(here, direction)
-    for there, rise, _, _, _ in ray:
+    for there, rise, _, _, _ in t.board.lines[direction][here] or ():
         if there in pos:
             return pos.index(there), ""
         if rise > 0:
             # EV-SNOWBALL-SPLAT: an upward step or cliff with no yeti on its top square
-            return None, f"goes splat on the slope up to {square_text(there)}"
+            return None, f"goes splat on the slope up to {TEXTS[there]}"
     return None, "flies off the board"
 
 
@@ -194,18 +198,19 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
         hits.setdefault(target, []).append(direction)
         if t.loud:
             t.events.append(f"EV-SNOWBALL: {t.names[seat]}'s snowball hits {t.names[target]}'s yeti, 1 damage")
-    planned: dict[int, Square | None] = {}
+    planned: dict[int, int | None] = {}
+    levels = t.board.levels
     for target, directions in hits.items():
         t.damage[target] += len(directions)
         if len(set(directions)) != 1:
             continue
         frm = t.pos[target]
         assert frm is not None
-        to = step(frm, VECTORS[directions[0]])
-        h_to = t.board.height(to)
+        to = frm + STEPS[directions[0]]
+        h_to = levels[to]
         if h_to is None:
             planned[target] = None
-        elif h_to > t.board.heights[frm] or t.occupant(to) is not None:
+        elif h_to > levels[frm] or to in t.pos:  # type: ignore[operator]  # (frm is on the board)
             if t.loud:
                 t.events.append(f"EV-SNOWBALL: {t.names[target]}'s yeti cannot be knocked up a step, a cliff or into a yeti and stays put")
         else:
@@ -224,10 +229,11 @@ def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
 
 
 def roar_footprint(t: Scratch, seat: int, direction: Direction) -> tuple[object, ...]:
-    """Where a roar happens and who stands beside it: what a roar does depends on nothing else."""
+    """Where a roar happens (a grid index) and who stands beside it: what a roar does depends on
+    nothing else."""
     here = t.pos[seat]
     if here is None:
         return (seat, None)
     pos = t.pos
-    around = tuple([(d, pos.index(beside) if beside in pos else None) for d, beside in neighbours(here)])
+    around = tuple([(d, pos.index(beside) if beside in pos else None) for d, beside in AROUND[here]])
     return (seat, here, direction, around)

@@ -10,10 +10,10 @@ orders within each group of touching units.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
-from .board import DEPTH, VECTORS, WIDTH, Board, Direction, Square, step
+from .board import INDEX, VECTORS, Board, Direction, Square, step
 from .movement import Scratch
 
 log = logging.getLogger(__name__)
@@ -23,61 +23,47 @@ Part = tuple[int, Direction, int]  # (seat, direction, movement points)
 Unit = tuple[Kind, tuple[Part, ...]]
 """One thing that happens at a time: a move, a roar, or all of a step's snowballs together."""
 
+_SHIFTS: dict[str, int] = {"N": 10, "E": 1, "S": -10, "W": -1}
+"""How far a square's bit moves for a step in each direction (board.STEPS; negative: to the right).
 
-_ROW = 10
-"""Bits per row of the grid below: x = 0..9, the board's x = 1..8 and the squares just off each side."""
-
-_BITS: dict[Square, int] = {(x, y): 1 << (y * _ROW + x) for y in range(DEPTH + 2) for x in range(WIDTH + 2)}
-"""One bit per square a reach can name (the board and the squares just off its edges), laid out as
-a grid, so that a set of squares is an int, overlap is one ``&`` and a step in a direction is one
-shift (``_SHIFTS``)."""
-
-_SQUARE_AT: dict[int, Square] = {bit.bit_length() - 1: square for square, bit in _BITS.items()}
-
-_SHIFTS: dict[str, int] = {"N": _ROW, "E": 1, "S": -_ROW, "W": -1}
-"""How far a square's bit moves for a step in each direction (negative: to the right)."""
+A set of squares is an int with bit ``board.index(square)`` set for each: the grid is one square
+wider than the board on every side, so overlap is one ``&`` and a step in a direction one shift."""
 
 
 def _mask(squares: Iterable[Square]) -> int:
     out = 0
     for square in squares:
-        out |= _BITS[square]
+        out |= 1 << INDEX[square]
     return out
 
 
-def _squares(mask: int) -> Iterator[Square]:
-    """The squares of a mask, lowest bit first."""
-    while mask:
-        low = mask & -mask
-        yield _SQUARE_AT[low.bit_length() - 1]
-        mask ^= low
-
-
-def _stepped(mask: int, direction: str) -> int:
-    """Every square of ``mask`` moved one step towards ``direction`` (squares beyond the grid's own
-    edge are not wanted: callers keep only squares on the board, which the grid surrounds)."""
-    shift = _SHIFTS[direction]
-    return mask << shift if shift > 0 else mask >> -shift
-
-
 def on_board(board: Board) -> int:
-    """The board's squares as a mask, worked out once per board."""
-    key = ("on_board", (0, 0), "", 0)  # (a key no reach has: its kind is not a Kind)
+    """The board's squares as a mask."""
+    return board.cells
+
+
+def table(board: Board, kind: Kind, direction: Direction, mp: int) -> list[int]:
+    """``reach`` from every grid index (0 off the board), worked out once per board and kept in
+    ``board.memo`` under (kind, direction, mp): the engine reads ``memo[...][index]`` directly."""
+    key = (kind, direction, mp)
     known = board.memo.get(key)
     if known is None:
-        known = board.memo[key] = _mask(board.heights)
+        known = board.memo[key] = [
+            0 if h is None else _mask(_line(board, kind, square, direction, mp)) for square, h in zip(_GRID, board.levels)
+        ]
     return known
 
 
-def reach(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> int:
-    """Every square one part of a unit (``kind`` from ``here``) could look at or change, whatever
-    happens first (a safe over-estimate), as a bit mask (see ``_BITS``). Heights never change, so
-    it is worked out once per board and remembered."""
-    key = (kind, here, direction, mp)
-    known = board.memo.get(key)
-    if known is None:
-        known = board.memo[key] = _mask(_line(board, kind, here, direction, mp))
-    return known
+def reach(board: Board, kind: Kind, here: int, direction: Direction, mp: int) -> int:
+    """Every square one part of a unit (``kind`` from the grid index ``here``) could look at or
+    change, whatever happens first (a safe over-estimate), as a bit mask. Heights never change, so
+    it is worked out once per board and remembered (``table``)."""
+    known = board.memo.get((kind, direction, mp))
+    return (known or table(board, kind, direction, mp))[here]
+
+
+_GRID: tuple[Square, ...] = tuple(INDEX)
+"""Every square of the grid, in index order (board.SQUARES)."""
 
 
 def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int) -> set[Square]:
@@ -115,14 +101,13 @@ def _line(board: Board, kind: Kind, here: Square, direction: Direction, mp: int)
 def unit_reaches(t: Scratch, units: Sequence[Unit]) -> list[int]:
     """Each unit's reach from where its yeti stand now."""
     board, pos = t.board, t.pos
-    memo = board.memo
     out = []
     for kind, parts in units:
         squares = 0
         for seat, direction, mp in parts:
             here = pos[seat]
             if here is not None:
-                squares |= memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp)
+                squares |= reach(board, kind, here, direction, mp)
         out.append(squares)
     return out
 
@@ -148,7 +133,7 @@ def displaceable(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> bool:
         others = (every & ~own) | (own & twice)  # the other units' reaches, without a second loop
         for seat, _, _ in parts:
             here = pos[seat]
-            if here is not None and _BITS.get(here, 0) & others:
+            if here is not None and 1 << here & others:
                 return True
     return False
 
@@ -164,19 +149,22 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
     their own action turn).
     """
     board, pos = t.board, t.pos
+    memo = board.memo
     parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
     where: dict[int, int] = {}  # seat -> the squares (a mask) its yeti could stand on
-    for _, _, seat, _, _ in parts:
-        here = pos[seat]
-        if here is not None:
-            where[seat] = _BITS[here]
-    memo = board.memo
+    tables: list[list[int]] = []  # each part's reach from every grid index (``table``)
     masks = []
     for _, kind, seat, direction, mp in parts:
+        found = memo.get((kind, direction, mp)) or table(board, kind, direction, mp)
+        tables.append(found)
         here = pos[seat]
-        masks.append(0 if here is None else memo.get((kind, here, direction, mp)) or reach(board, kind, here, direction, mp))
-    pushers = [(k, i, direction) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
-    cells = on_board(board)
+        if here is None:
+            masks.append(0)
+        else:
+            where[seat] = 1 << here
+            masks.append(found[here])
+    pushers = [(k, i, _SHIFTS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+    cells = board.cells
     grew = True
     while grew:
         grew = False
@@ -185,35 +173,35 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             if squares is None:
                 continue
             before = squares
-            for k, j, direction in pushers:
-                if j != i and squares & masks[k]:  # (mostly not: then that part displaces it nowhere)
-                    squares = _pushed_on(squares, masks[k], direction, cells)
+            for k, j, shift in pushers:
+                pusher = masks[k]
+                if j != i and squares & pusher:  # (mostly not: then that part displaces it nowhere)
+                    squares = _pushed_on(squares, pusher, shift, cells)
             if squares != before:
                 grew = True
                 where[seat] = squares
-                _, kind, _, direction, mp = parts[k_self]
-                masks[k_self] = _reach_from(board, kind, squares, direction, mp)
+                from_each, mask = tables[k_self], 0
+                while squares:  # (the part's reach from each square it could stand on)
+                    low = squares & -squares
+                    mask |= from_each[low.bit_length() - 1]
+                    squares ^= low
+                masks[k_self] = mask
     out = list(reaches)
     for (i, _, _, _, _), mask in zip(parts, masks):
         out[i] |= mask
     return out
 
 
-def _pushed_on(squares: int, pusher: int, direction: str, cells: int) -> int:
+def _pushed_on(squares: int, pusher: int, shift: int, cells: int) -> int:
     """``squares``, and every square of the board a yeti on one of them could be pushed or knocked
-    on to, a square at a time towards ``direction``, while it still stands in the pusher's reach."""
+    on to, a square at a time ``shift`` bits on (a direction's step), while it still stands in the
+    pusher's reach."""
     while True:
-        more = _stepped(squares & pusher, direction) & cells & ~squares
+        ahead = squares & pusher
+        more = (ahead << shift if shift > 0 else ahead >> -shift) & cells & ~squares
         if not more:
             return squares
         squares |= more
-
-
-def _reach_from(board: Board, kind: Kind, squares: int, direction: Direction, mp: int) -> int:
-    out = 0
-    for here in _squares(squares):
-        out |= reach(board, kind, here, direction, mp)
-    return out
 
 
 def groups(reaches: list[int]) -> list[list[int]]:

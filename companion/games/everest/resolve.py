@@ -11,10 +11,11 @@ import logging
 from operator import attrgetter
 from typing import Any
 
-from .conflicts import Part, Unit, find_conflict
+from .board import Board, indices, squares_of
+from .conflicts import Kind, Part, Unit, find_conflict
 from .moves import DIE_FACES, PlanCoin
 from .movement import Scratch, move, snowballs
-from .reaches import reach
+from .reaches import table
 from .roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
 from .rounds import finished
 from .state import (
@@ -73,7 +74,7 @@ class _Work:
     def done(self, **changes: Any) -> EverestState:
         """The next state: the work done, plus ``changes``; the end of the actions if nothing is left
         (all in one ``evolve``, as it happens at least once per move)."""
-        positions = tuple(self.t.pos)
+        positions = squares_of(self.t.pos)
         events = self.state.events + tuple(self.t.events)
         work = {
             "positions": positions,
@@ -184,9 +185,9 @@ def _start_step(w: _Work, step: int) -> None:
         kind = coin.kind
         if kind == "snowball":
             throws.append((seat, coin.dir, 0))
-            thrown |= memo.get(("snowballs", here, coin.dir, 0)) or reach(board, "snowballs", here, coin.dir, 0)
+            thrown |= (memo.get(coin.label) or _coin_table(board, coin))[here]
             continue
-        squares = memo.get((kind, here, coin.dir, coin.mp)) or reach(board, kind, here, coin.dir, coin.mp)
+        squares = (memo.get(coin.label) or _coin_table(board, coin))[here]
         (moves if kind == "move" else roars).append((seat, coin, squares))
         if seen & squares:
             touching = True
@@ -223,6 +224,14 @@ def _start_step(w: _Work, step: int) -> None:
         _roar(w, tuple([seat for seat, _, _ in roars]), step)
 
 
+def _coin_table(board: Board, coin: PlanCoin) -> list[int]:
+    """reaches.table for what ``coin`` does, kept in the board's memo under the coin's label too
+    (a label names one kind, direction and MP; its hash is the string's own, kept)."""
+    kind: Kind = "snowballs" if coin.kind == "snowball" else coin.kind
+    found = board.memo[coin.label] = table(board, kind, coin.dir, coin.mp)
+    return found
+
+
 def _roar(w: _Work, seats: tuple[int, ...], step: int) -> None:
     roars = []
     for seat in seats:
@@ -250,7 +259,7 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
     found = find_conflict(w.t, units)
     if found is not None:
         witness = explain(w.t, found)
-        names = ", ".join(w.state.players[s] for s in witness.group)
+        names = ", ".join([w.state.players[s] for s in witness.group])
         w.t.events.append(
             f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
         )
@@ -280,21 +289,21 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
         else:
             top = max([v for _, v in got])
             tied = tuple(sorted([s for s, v in got if v == top]))
-            dice_said = ", ".join(f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got))
+            dice_said = ", ".join([f"{names[s]} {DIE_FACES[v]}" for s, v in sorted(got)])
             if len(tied) > 1:
                 events.append(f"EV-CONFLICT: {', '.join([names[s] for s in tied])} tie for the high roll ({dice_said}) and roll again")
                 nxt = evolved(need, rolled=(), waiting=tied)
             else:
-                acting = ", ".join(names[s] for s in need.seats)
+                acting = ", ".join([names[s] for s in need.seats])
                 events.append(f"EV-ORDER: {names[tied[0]]} has the high roll ({dice_said}) and chooses the order of {acting}")
                 nxt = OrderChoice(tied[0], need.kind, need.step, need.seats, need.runners, need.witness)
     elif isinstance(need, RoarChecks):
-        if any(seat == yeti for yeti, _ in need.waiting):
-            nxt = check_rolled(need, seat, value, state.positions, names, events)
+        if seat in [yeti for yeti, _ in need.waiting]:
+            nxt = check_rolled(need, seat, value, indices(state.positions), names, events)
         else:
             nxt = early_reaction(need, seat, value, names, events)
     elif isinstance(need, RoarReactions):
-        nxt = reaction_rolled(need, seat, value, state.positions, names, events)
+        nxt = reaction_rolled(need, seat, value, indices(state.positions), names, events)
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited
         raise ValueError("no roll is awaited")
     if not isinstance(nxt, Done):
@@ -327,7 +336,7 @@ def ordered(state: EverestState, sequence: tuple[int, ...]) -> EverestState:
                 items.append(DoRoars((seat,), need.step))
             else:
                 items.append(DoAction(seat, need.step))
-    w.t.events.append("EV-ORDER: " + ", ".join(state.players[s] for s in sequence) + " act in that order")
+    w.t.events.append("EV-ORDER: " + ", ".join([state.players[s] for s in sequence]) + " act in that order")
     w.need = None
     w.agenda[0:0] = items
     _run(w)

@@ -13,7 +13,7 @@ import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board import NAMES, Direction, Square, neighbours
+from .board import AROUND, STEP_NAMES, Direction
 from .state import Affect, Roar, RoarChecks, RoarReactions, Runner, evolved
 
 log = logging.getLogger(__name__)
@@ -29,11 +29,15 @@ class Done:
 Next = RoarChecks | RoarReactions | Done
 
 
-def _direction(frm: Square, to: Square) -> Direction:
-    return NAMES[(to[0] - frm[0], to[1] - frm[1])]
+Positions = Sequence[int | None]
+"""Where each yeti stands, as grid indices (board.index), None off the board."""
 
 
-def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tuple[Runner, ...]) -> Next:
+def _direction(frm: int, to: int) -> Direction:
+    return STEP_NAMES[to - frm]
+
+
+def start_wave(pos: Positions, roars: Sequence[Roar], runners: tuple[Runner, ...]) -> Next:
     """Who the roars affect for sure, and who must roll a check first."""
     running = {r.seat for r in runners}
     hits: dict[int, Affect] = {}
@@ -42,7 +46,7 @@ def start_wave(pos: Sequence[Square | None], roars: Sequence[Roar], runners: tup
         here = pos[roar.seat]
         if here is None:
             continue
-        for name, beside in neighbours(here):
+        for name, beside in AROUND[here]:
             if beside not in pos:
                 continue
             yeti = pos.index(beside)  # the first yeti there
@@ -66,7 +70,7 @@ def _reactions(
     affected: tuple[Affect, ...],
     runners: tuple[Runner, ...],
     early: tuple[tuple[int, int], ...] = (),
-    pos: Sequence[Square | None] = (),
+    pos: Positions = (),
     names: Sequence[str] = (),
     events: list[str] | None = None,
 ) -> Next:
@@ -90,7 +94,7 @@ def early_reaction(need: RoarChecks, seat: int, value: int, names: Sequence[str]
 
 
 def check_rolled(
-    need: RoarChecks, seat: int, value: int, pos: Sequence[Square | None], names: Sequence[str], events: list[str]
+    need: RoarChecks, seat: int, value: int, pos: Positions, names: Sequence[str], events: list[str]
 ) -> Next:
     """A check roll beside a roar came in: a blank (0) means the yeti is affected."""
     roarer = dict(need.waiting)[seat]
@@ -107,7 +111,7 @@ def check_rolled(
 
 
 def reaction_rolled(
-    need: RoarReactions, seat: int, value: int, pos: Sequence[Square | None], names: Sequence[str], events: list[str]
+    need: RoarReactions, seat: int, value: int, pos: Positions, names: Sequence[str], events: list[str]
 ) -> Next:
     """A reaction roll came in; once all are in, they act together."""
     rolled = need.rolled + ((seat, value),)
@@ -117,7 +121,7 @@ def reaction_rolled(
     return _settle(evolved(need, rolled=rolled, waiting=waiting), pos, names, events)
 
 
-def _settle(need: RoarReactions, pos: Sequence[Square | None], names: Sequence[str], events: list[str]) -> Next:
+def _settle(need: RoarReactions, pos: Positions, names: Sequence[str], events: list[str]) -> Next:
     """Every reaction of the wave is rolled: they act together, in seat order whatever the order of
     the rolls (EV-ROAR-REACT, EV-ROAR-BACK)."""
     values = dict(need.rolled)

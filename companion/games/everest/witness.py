@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from .board import square_text
+from .board import TEXTS
 from .conflicts import Found, Unit
 from .movement import Scratch
 from .state import Witness
@@ -28,7 +28,7 @@ def _unit_name(names: Sequence[str], unit: Unit) -> str:
     if kind == "snowballs" and len(parts) == 1:
         return f"{names[parts[0][0]]}'s snowball"
     if kind == "snowballs":
-        return "the snowballs of " + " and ".join(names[seat] for seat, _, _ in parts)
+        return "the snowballs of " + " and ".join([names[seat] for seat, _, _ in parts])
     return names[parts[0][0]]
 
 
@@ -37,14 +37,18 @@ def explain(t: Scratch, found: Found) -> Witness:
     in the one order, on (4,2) in the other"."""
     names = t.names
     a, b = found.differ
-    first = ", ".join(_unit_name(names, u) for u in found.first)
-    second = ", ".join(_unit_name(names, u) for u in found.second)
+    first = ", ".join([_unit_name(names, u) for u in found.first])
+    second = ", ".join([_unit_name(names, u) for u in found.second])
     why = f"{first} ≠ {second}: {_difference(names, a, b)}"
     return Witness(_seats(found.first), _seats(found.second), tuple(sorted(_seats(found.group))), why)
 
 
 def _where(square: object) -> str:
-    return "off the board" if square is None else f"on {square_text(square)}"  # type: ignore[arg-type]
+    """Where a yeti ends, from a grid index (Scratch.signature holds indices)."""
+    if square is None:
+        return "off the board"
+    assert isinstance(square, int)
+    return f"on {TEXTS[square]}"
 
 
 def _difference(names: Sequence[str], a: tuple[object, ...], b: tuple[object, ...]) -> str:
@@ -76,4 +80,5 @@ def _around(names: Sequence[str], heard: tuple[object, ...]) -> str:
     assert isinstance(around, tuple)
     near = [f"{names[who]} to the {d}" for d, who in around if who is not None]
     beside = ("beside it " + ", ".join(near)) if near else "nobody beside it"
-    return f"{beside} at {square_text(here)}"  # type: ignore[arg-type]
+    assert isinstance(here, int)  # (a grid index)
+    return f"{beside} at {TEXTS[here]}"

@@ -30,19 +30,15 @@ from companion.demo.runner import SensorRun
 from companion.games import get_spec, specs
 from companion.log.store import LogRow
 from hardware.sim.firmware_array import FirmwareArray
+from tests.games.scenes import scene
 from tests.hardware.helpers import wait_until
 from tests.rulecases.cases import RuleCase, cases_file, read_cases
 
 pytestmark = pytest.mark.slow
 
-PLAYED: dict[str, str] = {
-    "escape-master": "EM-DEAD-END",  # a Dead End on pile 1: refused where no pile lies, allowed on an open pile
-    "horrible-mountain-2": "HM2-SWAP",  # a swap at slot 2: refused for a card of another rank, allowed for its own
-    "the-mountain": "TM-CLUBS",  # clubs removing cards to the discard pad
-    "escape-house": "EH-DRAW-ROOM",  # a card drawn, tapped on a hand pad
-}
-"""Each game with readers on an array, and the rule played at its table (an illegal and a legal case
-of the rule from one position, each made by the plan with a card put or tapped on an array's reader)."""
+PLAYED: dict[str, str] = {spec.id: rule for spec in specs().values() if (rule := scene(spec).lights_rule) is not None}
+"""Each game with readers on an array, and the rule played at its table (``lights_rule`` of the game's
+tests/games/<package>_scenes.py)."""
 
 
 def green(c: Colour) -> bool:

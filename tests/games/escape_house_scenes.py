@@ -41,6 +41,7 @@ def init_setup(setup: Mapping[str, Any]) -> None:
 
 
 SCENE = Scene(
+    lights_rule="EH-DRAW-ROOM",  # a card drawn, tapped on a hand pad
     hands=Hands(hand, secret=True),
     big_screen=".clocks",
     layouts=(Layout("6 players", {"players": 6}), Layout("8 players", {"players": 8})),

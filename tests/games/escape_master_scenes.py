@@ -42,6 +42,7 @@ def init_setup(setup: Mapping[str, Any]) -> None:
 
 
 SCENE = Scene(
+    lights_rule="EM-DEAD-END",  # a Dead End on pile 1: refused where no pile lies, allowed on an open pile
     hands=Hands(hand, secret=True, shown_by_move=frozenset({"withdraw", "half"})),
     big_screen=".em-piles, .panel h3",
     layouts=(

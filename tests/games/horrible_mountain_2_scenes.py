@@ -38,6 +38,7 @@ def ready(board: JsonObject) -> None:
 CUBES = {"a": ["red", "orange"], "b": ["yellow", "green"]}
 
 SCENE = Scene(
+    lights_rule="HM2-SWAP",  # a swap at slot 2: refused for a card of another rank, allowed for its own
     hands=Hands(hand, secret=True),
     big_screen=".slots",
     layouts=(Layout("playout"),),

@@ -110,6 +110,10 @@ class Scene:
     bad_starts: tuple[BadStart, ...] = ()
     init_setup: Callable[[Mapping[str, Any]], None] = _any_setup
     """Checks on the setup that ``companion init --no-hardware`` writes for the game."""
+    lights_rule: str | None = None
+    """The rule played at the game's own table with LEDs (tests/app/test_lights_every_game.py): an
+    illegal and a legal case of it from one position, each made by the sensor plan with a card put
+    or tapped on an array's reader. None: the game has no array readers."""
 
     def evening_for(self, game: Game[Any]) -> Evening:
         return self.evening or Evening(NAMES[: game.min_players])

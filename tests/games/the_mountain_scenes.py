@@ -16,6 +16,7 @@ def started(board: JsonObject) -> None:
 
 
 SCENE = Scene(
+    lights_rule="TM-CLUBS",  # clubs removing cards to the discard pad
     # The one player's hand is the table's to see; the face-down stock is what stays hidden.
     hands=Hands(hand, secret=False),
     big_screen=".pyramid",

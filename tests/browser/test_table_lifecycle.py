@@ -10,11 +10,12 @@ its scene's ``evening`` (tests/games/scenes.py).
 from __future__ import annotations
 
 import json
+import random
 import re
 import subprocess
 import sys
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -132,15 +133,16 @@ def _play_something(page: Any, url: str, taps: int = 12) -> bool:
     return False
 
 
-def _tap_cards_in(phones: dict[str, Any], url: str, dealt: dict[str, list[str]]) -> None:
-    """Each player taps the cards dealt to them on their own page, one move each."""
+def _tap_cards_in(phones: dict[str, Any], url: str, dealt: dict[str, list[str]], twins: Callable[[str], Sequence[str]]) -> None:
+    """Each player taps the cards dealt to them on their own page, one move each. Identical copies are
+    one button, naming whichever copy the builder picks (issue 22): a card is tapped as its copies' button."""
     for player, cards in dealt.items():
         phone = phones[player]
         phone.bring_to_front()
         for card in cards:
             before = _board(url)["seq"]
             _ready(phone)
-            _tap(phone, f".step [data-tap='value:{json.dumps(card)}']", "[data-builder]")
+            _tap(phone, ", ".join(f".step [data-tap='value:{json.dumps(c)}']" for c in twins(card) or (card,)), "[data-builder]")
             _until(lambda: _board(url)["seq"] > before, f"{player}'s {card}")
 
 
@@ -158,11 +160,13 @@ def _game_turn(chromium: Any, console: Any, url: str, game_id: str, evening: Eve
     board = _board(url)
     assert board["game"] == game_id and board["players"] == list(evening.players)
     evening.started(board)
-    dealt = {p: list(cards) for p, cards in evening.dealt(specs()[game_id].game, board).items()}
+    spec = specs()[game_id]
+    dealt = {p: list(cards) for p, cards in evening.dealt(spec.game, board).items()}
+    example = spec.game.new_state(spec.example(random.Random(1)).header)  # which cards are copies of which
     if not (dealt or evening.prompted or evening.plays):
         return  # nothing is tapped on a player's page
     phones = _phones(chromium, console, url, errors)
-    _tap_cards_in(phones, url, dealt)
+    _tap_cards_in(phones, url, dealt, lambda card: spec.game.copies(example, card))
     evening.ready(_board(url))
     for player in evening.prompted:
         _tap_prompt(phones[player], url, player)

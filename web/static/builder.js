@@ -25,6 +25,9 @@
     let by = opts.fixedBy || null;
     let draft = fresh();
     let asked = 0;
+    // A tap's draft not yet answered: a board change that asks again meanwhile (and so supersedes the
+    // tap's own request) answers for the tap, and sends the move the tap finished.
+    let tapPending = false;
     let busy = false;
     let confirming = null;
     let again = null;     // the timer of an offer asked again after "slow down" (429)
@@ -33,6 +36,7 @@
 
     function setDraft(next) {
       draft = next;
+      tapPending = true;
       load(true);
     }
 
@@ -59,14 +63,17 @@
       if (!response.ok) {
         const text = (await response.text()).trim();
         draft = fresh();
+        tapPending = false;
         root.replaceChildren(el("p", { class: "answer error" }, "Could not build the move: " + text), el("button", { type: "button", "data-tap": "reset", onclick: () => setDraft(fresh()) }, "Start again"));
         root.dataset.ready = "1";
         return;
       }
       const offer = await response.json();
       if (ticket !== asked) return;
+      const byTap = tapped || tapPending;
+      tapPending = false;
       if (offer.move) {
-        if (tapped === false) { draft = fresh(); load(false); return; }
+        if (!byTap) { draft = fresh(); load(false); return; }
         await sendMove(offer.move);
         return;
       }

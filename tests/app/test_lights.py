@@ -20,6 +20,7 @@ from companion.core.lights import Colour
 from companion.demo.rig import uid_of
 from companion.table.registry import TagRegistry
 from hardware.sim.firmware_array import FirmwareArray
+from tests.app.colours import amber, blue, green, red
 from tests.hardware.helpers import wait_until
 from tests.serving import ARRAY_ZONES
 
@@ -46,22 +47,6 @@ lights = {lights}
 """
 
 PILE, ANNA, BEN = 0, 1, 2
-
-
-def green(c: Colour) -> bool:
-    return c[1] > 0 and c[0] == 0
-
-
-def red(c: Colour) -> bool:
-    return c[0] > 0 and c[1] == 0 and c[2] == 0
-
-
-def amber(c: Colour) -> bool:
-    return c[0] > 0 and c[1] > 0 and c[2] == 0
-
-
-def blue(c: Colour) -> bool:
-    return c[2] > 0 and c[0] == 0
 
 
 def dark(c: Colour) -> bool:

@@ -31,6 +31,7 @@ from companion.games import get_spec, specs
 from companion.log.store import LogRow
 from hardware.sim.firmware_array import FirmwareArray
 from tests.games.scenes import scene
+from tests.app.colours import amber, blue, green, red
 from tests.hardware.helpers import wait_until
 from tests.rulecases.cases import RuleCase, cases_file, read_cases
 
@@ -39,22 +40,6 @@ pytestmark = pytest.mark.slow
 PLAYED: dict[str, str] = {spec.id: rule for spec in specs().values() if (rule := scene(spec).lights_rule) is not None}
 """Each game with readers on an array, and the rule played at its table (``lights_rule`` of the game's
 tests/games/<package>_scenes.py)."""
-
-
-def green(c: Colour) -> bool:
-    return c[1] > 0 and c[0] == 0
-
-
-def red(c: Colour) -> bool:
-    return c[0] > 0 and c[1] == 0 and c[2] == 0
-
-
-def amber(c: Colour) -> bool:
-    return c[0] > 0 and c[1] > 0 and c[2] == 0
-
-
-def blue(c: Colour) -> bool:
-    return c[2] > 0 and c[0] == 0
 
 
 def cases(spec: GameSpec, rule: str) -> tuple[RuleCase, RuleCase]:

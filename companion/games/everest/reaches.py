@@ -37,11 +37,6 @@ def _mask(squares: Iterable[Square]) -> int:
     return out
 
 
-def on_board(board: Board) -> int:
-    """The board's squares as a mask."""
-    return board.cells
-
-
 def table(board: Board, kind: Kind, direction: Direction, mp: int) -> list[int]:
     """``reach`` from every grid index (0 off the board), worked out once per board and kept in
     ``board.memo`` under (kind, direction, mp): the engine reads ``memo[...][index]`` directly."""

@@ -15,8 +15,9 @@ SAID = "Table Companion sound check. Pile 2: a 9 cannot go on a 7."
 WAIT_S = 30.0
 
 
-def sound_check(device: str, volume: int, language: str, say: Callable[[str], object] = print) -> int:
-    """0 when every tone and the words were played through ``device``; 1 (and why) when they cannot be."""
+def sound_check(device: str, volume: int, language: str, say: Callable[[str], object] = print, said: str = SAID) -> int:
+    """0 when every tone and the words (``said``, in ``language``) were played through ``device``;
+    1 (and why) when they cannot be."""
     out, why = find_audio_out(device)
     if out is None:
         say(f"no audio device: {why}")
@@ -31,7 +32,7 @@ def sound_check(device: str, volume: int, language: str, say: Callable[[str], ob
         say(f"playing through {' '.join(out.argv)} at volume {volume}:")
         rulings = [Ruling(tone, "", n + 1) for n, tone in enumerate(Tone)]
         if not missing:
-            rulings.append(Ruling(Tone.ILLEGAL, SAID, len(rulings) + 1))
+            rulings.append(Ruling(Tone.ILLEGAL, said, len(rulings) + 1))
         for ruling in rulings:
             say(f"  {ruling.tone.value}" + (f' then "{ruling.text}"' if ruling.text else ""))
             announcer.say(ruling)

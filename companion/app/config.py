@@ -151,7 +151,7 @@ registry = "tags.json"
 # speech = true        # spoken rulings (espeak-ng), from what anyone may see: a hidden card is never named
 # quiet = false        # start quiet: nothing is played until the referee's console turns it off
 # volume = 80          # 0-100
-# language = "en"      # an espeak-ng voice (espeak-ng --voices)
+# language = "en"      # an espeak-ng voice the referee has words for: en, en-us, de
 # audio_device = "default"   # or an ALSA device, such as "plughw:1,0" for a USB sound card
 
 # [camera]             # the overhead camera (docs/vision.md)

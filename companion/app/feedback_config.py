@@ -6,7 +6,7 @@
     speech = true        # spoken rulings (espeak-ng), made only from what anyone may see
     quiet = false        # start in quiet mode: nothing is played until the referee turns it off
     volume = 80          # 0-100
-    language = "en"      # an espeak-ng voice: en, en-us, de, fr, ...
+    language = "en"      # an espeak-ng voice with spoken texts: en, en-us, de (companion/table/speech/)
     audio_device = "default"   # or an ALSA device, such as "plughw:1,0" for a USB sound card
 
 A bad value is one :class:`ConfigError` naming its key.
@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core.errors import ConfigError
+from companion.table.speech import catalogue_language
 
 LANGUAGE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{1,8})*$")
 """An espeak-ng voice name as ``espeak-ng --voices`` lists them: ``en``, ``en-us``, ``de``, ``pt-br``."""
@@ -45,7 +46,8 @@ class FeedbackConfig:
     volume: int = 80
     """0-100: the tones' loudness and espeak-ng's amplitude (100 is espeak-ng's own default)."""
     language: str = "en"
-    """The espeak-ng voice the rulings are spoken in (the rulings' words are the games' English)."""
+    """The espeak-ng voice the rulings are spoken in, and the catalogue of spoken texts they are said
+    from (``en-us`` speaks the ``en`` texts; :mod:`companion.table.speech`)."""
     audio_device: str = "default"
     """Where sound goes: the default device (PulseAudio, else ALSA's first card), or an ALSA device."""
 
@@ -72,6 +74,7 @@ def parse_feedback(table: Mapping[str, Any]) -> FeedbackConfig:
     language = table.get("language", FeedbackConfig.language)
     if not isinstance(language, str) or not LANGUAGE.match(language):
         raise ConfigError(f"feedback.language: must be an espeak-ng voice such as \"en\", \"en-us\" or \"de\", not {language!r}")
+    catalogue_language(language)  # a language the referee has no words in is said here, once
     device = table.get("audio_device", FeedbackConfig.audio_device)
     if not isinstance(device, str) or not AUDIO_DEVICE.match(device):
         raise ConfigError(f"feedback.audio_device: must be \"default\" or an ALSA device such as \"plughw:1,0\", not {device!r}")

@@ -24,6 +24,8 @@ from companion.core import JsonObject
 from companion.core.rulings import Ruling
 from companion.log.store import LogRow
 from companion.referee.session import Session
+from companion.games import get_spec
+from companion.table.speech import load_speech
 from companion.table.voice import Heard, TableVoice
 from hardware.audio import AUDIO_ID, Announcer, Voice, find_audio_out
 from hardware.health import HealthBoard, HealthCallback, Status
@@ -35,9 +37,11 @@ VOICE_ID = "voice"
 
 
 class TableAudio:
-    def __init__(self, announcer: Announcer, health: HealthBoard) -> None:
+    def __init__(self, announcer: Announcer, health: HealthBoard, language: str = "en") -> None:
         self.announcer = announcer
         self._health = health
+        self.language = language
+        """The ``[feedback] language``: the espeak-ng voice, and the catalogue its words come from."""
         self.voice = TableVoice()
         self.failures = 0
         self._session: Session | None = None
@@ -64,13 +68,14 @@ class TableAudio:
         if out is not None:
             log.info("audio: %s through %s%s", ", ".join(k for k, on in (("tones", feedback.tones), ("speech", voice is not None)) if on) or "nothing",
                      out.name, " (quiet)" if feedback.quiet else "")
-        return cls(announcer.start(), health)
+        return cls(announcer.start(), health, feedback.language)
 
     def attach(self, session: Session) -> None:
-        """Follow ``session`` (a new game: nothing of the last game is still said)."""
+        """Follow ``session`` (a new game: nothing of the last game is still said), in the words of
+        the table's language for its game."""
         self.detach()
         self.announcer.take_back_all()
-        self.voice = TableVoice()
+        self.voice = TableVoice(load_speech(self.language, get_spec(session.game.id).root))
         self._session = session
         self._unsubscribe = session.subscribe(self.changed)
         self.changed([], session.board())

@@ -51,7 +51,7 @@ def add_parser(sub: Any) -> None:
     )
     a.add_argument("--device", default="default", help='"default" or an ALSA device such as plughw:CARD=Headphones,DEV=0')
     a.add_argument("--volume", type=int, default=80, help="0-100 (default 80)")
-    a.add_argument("--language", default="en", help="an espeak-ng voice (default en)")
+    a.add_argument("--language", default="en", help="an espeak-ng voice with the referee's words: en, en-us, de (default en)")
     a.set_defaults(run=sound)
     w = hwsub.add_parser(
         "wait-clock",
@@ -129,13 +129,15 @@ def timing(result: Any) -> bool:
 def sound(args: argparse.Namespace) -> int:
     from companion.app.feedback_config import parse_feedback
     from companion.core.errors import ConfigError
+    from companion.table.speech import load_speech
     from hardware.soundcheck import sound_check
 
     try:  # the same checks as the table config's [feedback]
         parse_feedback({"volume": args.volume, "language": args.language, "audio_device": args.device})
     except ConfigError as exc:
         raise SystemExit(f"companion hw sound: {exc}") from None
-    return sound_check(args.device, args.volume, args.language)
+    said = load_speech(args.language).phrases["sound_check"]  # in the table's language
+    return sound_check(args.device, args.volume, args.language, said=said)
 
 
 def wait_clock(args: argparse.Namespace) -> int:

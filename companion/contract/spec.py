@@ -66,6 +66,9 @@ class GameSpec:
     """Whole games in the notation (``*.jsonl``), each with its expected replay (``*.expected``)."""
     rule_cases: str = "rule_cases.jsonl"
     """For every rule id, a move it refuses and one it allows (tests/contract/)."""
+    voice: str = "voice"
+    """The spoken texts' folder: ``<language>.toml`` for each language the referee speaks
+    (:mod:`companion.table.speech`): a text for every rule id, the prompts by verb, the zones' words."""
     bgg_id: int | None = None
     """The game's BoardGameGeek id, where it has one."""
     secrets: Secrets[Any] | None = None

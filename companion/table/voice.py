@@ -24,11 +24,9 @@ from typing import Any
 
 from companion.core import ObservationKind
 from companion.core.rulings import Ruling, TakeBack, Tone
+from companion.table.speech import Speech, load_speech
 
 _TAKE_BACKS = (ObservationKind.UNDO.value, ObservationKind.CORRECTION.value)
-_RANKS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king"}
-_SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_CARD_CODE = re.compile(r"\b(10|[2-9AJQK])([SHDC])\b")  # a standard deck's "QS", "10D" (HM2, The Mountain)
 _HYPHEN = re.compile(r"(?<=\w)-(?=\w)")
 _NAMED_ID = re.compile(r"([A-Z][\w'-]*(?: [A-Z][\w'-]*)*) \(([a-z][\w-]*)\)")  # "Front Door (front-door)"
 
@@ -49,11 +47,17 @@ class Heard:
 Said = Ruling | TakeBack
 
 
-def speakable(text: str) -> str:
+def english() -> Speech:
+    """The shared English phrases (no game's own texts): what a voice not told its game speaks."""
+    return load_speech("en")
+
+
+def speakable(text: str, speech: Speech | None = None) -> str:
     """``text`` as a voice should read it: card codes as words ("QS" -> "queen of spades"), ids'
     hyphens as pauses ("teen-8" -> "teen 8"), brackets as commas."""
-    text = _NAMED_ID.sub(_name_once, text)
-    text = _CARD_CODE.sub(lambda m: f"{_RANKS.get(m.group(1), m.group(1))} of {_SUITS[m.group(2)]}", text)
+    speech = speech or english()
+    text = _NAMED_ID.sub(_name_once, speech.unmasked(text))
+    text = speech.card_words(text)
     text = _HYPHEN.sub(" ", text)
     text = text.replace("(s)", "s")  # "8 card(s)"
     text = re.sub(r"\s*\(\s*", ", ", text)
@@ -70,57 +74,53 @@ def _name_once(match: re.Match[str]) -> str:
     return match.group(0)
 
 
-def words_list(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def zone_words(zone: str) -> str:
+def zone_words(zone: str, speech: Speech | None = None) -> str:
     """A zone's name as said at the table: "pile-2" -> "Pile 2", "hand-anna" -> "Anna's hand"."""
-    parts = zone.split("-")
-    if len(parts) == 2 and parts[0] == "hand":
-        return f"{parts[1].capitalize()}'s hand"
-    words = " ".join(parts)
-    return words[:1].upper() + words[1:]
+    return (speech or english()).zone(zone)
 
 
-def where(heard: Heard) -> str:
+def where(heard: Heard, speech: Speech | None = None) -> str:
     """Who or where a ruling is about: the zone read, else the move's pile, else who made it."""
+    speech = speech or english()
     if heard.zone:
-        return zone_words(heard.zone)
+        return speech.zone(heard.zone)
     move = heard.public.get("move")
     if isinstance(move, Mapping):
         pile = move.get("pile")
         if isinstance(pile, int) and not isinstance(pile, bool):
-            return f"Pile {pile}"
+            return speech.pile(pile)
         by = move.get("by")
         if isinstance(by, str):
             return by.capitalize()
     return ""
 
 
-def ruling_text(place: str, *sentences: str) -> str:
+def ruling_text(place: str, *sentences: str, speech: Speech | None = None) -> str:
     """``place: sentence. sentence.``, made speakable; a sentence left empty is left out."""
     said = ". ".join(s.strip().rstrip(".") for s in sentences if s and s.strip())
     if not said:
         return ""
     if place and said.lower().startswith(place.lower()):
         place = ""  # "zoe is not a player": the sentence already names who
-    return speakable(f"{place}: {said}." if place else f"{said}.")
+    return speakable(f"{place}: {said}." if place else f"{said}.", speech)
 
 
-def refusal(heard: Heard) -> Ruling:
-    """The spoken ruling on an illegal row: where, and the public verdict's why."""
+def refusal(heard: Heard, speech: Speech | None = None) -> Ruling:
+    """The spoken ruling on an illegal row: where, and why (the public verdict's sentence, or in a
+    language the games are not written in, the catalogue's text for the rule it breaks)."""
+    speech = speech or english()
     verdict = heard.public.get("verdict") or {}
-    why = str(verdict.get("why") or "that move is not allowed")
-    return Ruling(Tone.ILLEGAL, ruling_text(where(heard), why), heard.seq, heard.zone)
+    rules = [str(r) for r in verdict.get("rules") or ()]
+    why = speech.refusal(rules, str(verdict.get("why") or ""))
+    return Ruling(Tone.ILLEGAL, ruling_text(where(heard, speech), why, speech=speech), heard.seq, heard.zone)
 
 
 class TableVoice:
     """What the table hears, kept up to date by :meth:`update` (prompts and the outcome are said once,
-    when they first appear on the board)."""
+    when they first appear on the board), in ``speech``'s words (English by default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, speech: Speech | None = None) -> None:
+        self.speech = speech or english()
         self._prompts: set[tuple[str | None, str, str]] = set()
         self._over = False
         self._started = False
@@ -144,14 +144,15 @@ class TableVoice:
         elif heard.zone is not None and not illegal:
             out.append(TakeBack(heard.seq, heard.zone))
         if illegal:
-            out.append(refusal(heard))
+            out.append(refusal(heard, self.speech))
         elif isinstance(verdict, Mapping) and verdict.get("ok") is True:
             out.append(Ruling(Tone.LEGAL, "", heard.seq, heard.zone))
         alert = row.get("alert")
         if isinstance(alert, Mapping):
             zone = alert.get("zone")
-            place = zone_words(zone) if isinstance(zone, str) else ""
-            out.append(Ruling(Tone.ALERT, ruling_text(place, str(alert.get("what") or "")), heard.seq,
+            place = self.speech.zone(zone) if isinstance(zone, str) else ""
+            what = self.speech.alert(str(alert.get("what") or ""))
+            out.append(Ruling(Tone.ALERT, ruling_text(place, what, speech=self.speech), heard.seq,
                               zone if isinstance(zone, str) else None))
         return out
 
@@ -162,14 +163,14 @@ class TableVoice:
             for p in board.get("prompts") or ()
             if isinstance(p, Mapping)
         }
-        for who, _, text in sorted(prompts - self._prompts, key=lambda p: (p[0] or "", p[1], p[2])):
-            out.append(Ruling(Tone.WAITING, ruling_text(who.capitalize() if isinstance(who, str) else "", text)))
+        for who, verb, text in sorted(prompts - self._prompts, key=lambda p: (p[0] or "", p[1], p[2])):
+            place = who.capitalize() if isinstance(who, str) else ""
+            out.append(Ruling(Tone.WAITING, ruling_text(place, self.speech.prompt(verb, text), speech=self.speech)))
         self._prompts = prompts
         over = board.get("outcome") is not None
         if over and not self._over and self._started:
-            winners = [str(w) for w in board.get("winners") or ()]
-            won = f"{words_list([w.capitalize() for w in winners])} {'wins' if len(winners) == 1 else 'win'}" if winners else ""
-            out.append(Ruling(Tone.LEGAL, ruling_text("", "The game is over", won)))
+            out.append(Ruling(Tone.LEGAL, ruling_text("", *self.speech.over([str(w) for w in board.get("winners") or ()]),
+                                                      speech=self.speech)))
         self._over = over
         self._started = True
         return out

@@ -1,12 +1,16 @@
-"""Every rule id of every game, spoken (issue 25's done-when): each rule's case is played through a
-real Session (a log on disk), the row it makes is read in its public form by the table's voice, and
-what the table hears is made to a WAV file by espeak-ng, the same :class:`hardware.audio.Voice` the
-service speaks with. sox checks each file (``sox F -n stat``): not silent, and as long as its words
-take to say; and the words never name a card the verdict's public form hides.
+"""Every rule id of every game, spoken in every language the referee has words in (issue 25's
+done-when): each rule's case is played through a real Session (a log on disk), the row it makes is
+read in its public form by the table's voice in that language (:mod:`companion.table.speech`), and
+the rule's spoken text is made to a WAV file by espeak-ng, the same :class:`hardware.audio.Voice`
+the service speaks with. sox checks each file (``sox F -n stat``): not silent, and as long as its
+words take to say; and nothing said names a card the verdict's public form hides.
 
-A rule that refuses is heard as its refusal ("Pile 1: a 5 cannot go on a 7 ..."). A rule that only
-says what happens (scoring, the end of a round) is heard after its case's move: what the voice says
-then (a prompt for who is next, the game's end), or the legal move's tone when it says nothing.
+A rule that refuses is heard as its refusal: "Pile 1: a 5 cannot go on a 7 ..." in English (the
+verdict's own sentence), "Stapel 1: nur eins höher oder eins tiefer ..." in German (the catalogue's
+text for the rule). A rule that only says what happens (scoring, the end of a round) is spoken as
+its catalogue text; what the voice says after its case's move (a prompt, the game's end) is
+checked for hidden cards too, and in a language the games are not written in, each prompt on the
+board has its own words (not the catalogue's "your turn").
 """
 
 from __future__ import annotations
@@ -23,13 +27,13 @@ import pytest
 
 from companion.core import Observation, ObservationKind
 from companion.core.rulings import Ruling, Tone
-from companion.games import game_ids, get_game
+from companion.games import game_ids, get_game, get_spec
 from companion.log.public import hidden_values
 from companion.log.store import GameLog
 from companion.referee.session import Session
-from companion.table.voice import Heard, TableVoice, speakable
+from companion.table.speech import Speech, languages, load_speech
+from companion.table.voice import Heard, TableVoice, ruling_text, speakable
 from hardware.audio import Voice
-from hardware.tones import duration_s, write_tone
 from tests.rulecases.cases import RuleCase, cases_file, read_cases
 
 pytestmark = pytest.mark.skipif(
@@ -56,11 +60,27 @@ def sox_stat(wav: Path) -> Stat:
     return Stat(float(figures["Length (seconds)"]), float(figures["RMS     amplitude"]), float(figures["Maximum amplitude"]))
 
 
-def heard_after(game_id: str, case: RuleCase, folder: Path) -> tuple[list[Ruling], dict[str, Any]]:
+@dataclass(frozen=True)
+class Hearing:
+    """What the table heard after a case's move."""
+
+    rulings: list[Ruling]
+    public: dict[str, Any]
+    """The move's row in its public form."""
+    verbs: set[str]
+    """The verbs of the prompts on the board after it."""
+
+
+def heard_after(game_id: str, case: RuleCase, folder: Path, speech: Speech | None = None) -> tuple[list[Ruling], dict[str, Any]]:
     """What the table hears after the case's move, through a real Session, and that row's public form."""
+    heard = hear(game_id, case, folder, speech)
+    return heard.rulings, heard.public
+
+
+def hear(game_id: str, case: RuleCase, folder: Path, speech: Speech | None = None) -> Hearing:
     game = get_game(game_id)
     session = Session(game, GameLog(folder / f"{game_id}-{case.line}.sqlite"), case.header)
-    voice = TableVoice()
+    voice = TableVoice(speech)
     voice.update([], session.board())
 
     def observe(n: int, move: Any) -> Observation:  # moves a minute apart: none races another to a pile
@@ -72,10 +92,12 @@ def heard_after(game_id: str, case: RuleCase, folder: Path) -> tuple[list[Ruling
             voice.update([], session.board())
         row = session.process(observe(len(case.moves), case.move))
         public = session.public_row(row)
-        said = voice.update([Heard(public)], session.board())
+        board = session.board()
+        said = voice.update([Heard(public)], board)
     finally:
         session.log.close()
-    return [s for s in said if isinstance(s, Ruling)], public
+    verbs = {str(p["verb"]) for p in board.get("prompts") or ()}
+    return Hearing([s for s in said if isinstance(s, Ruling)], public, verbs)
 
 
 def rule_cases() -> Iterator[tuple[str, str, RuleCase]]:
@@ -93,38 +115,39 @@ def _games() -> list[str]:
     return sorted(game_ids())
 
 
+@pytest.mark.parametrize("language", languages())
 @pytest.mark.parametrize("game_id", _games())
-def test_every_rule_id_is_spoken_to_a_wav_that_sox_finds_sound_and_private_free(game_id: str, tmp_path: Path) -> None:
-    voice = Voice("en", volume=80)
+def test_every_rule_id_is_spoken_to_a_wav_that_sox_finds_sound_and_private_free(game_id: str, language: str, tmp_path: Path) -> None:
+    speech = load_speech(language, get_spec(game_id).root)
+    voice = Voice(language, volume=80)
     assert voice.missing() == ""
     problems: list[str] = []
-    spoken = 0
     for _, rule_id, case in (c for c in rule_cases() if c[0] == game_id):
-        rulings, public = heard_after(game_id, case, tmp_path)
-        refusal = case.expect == "illegal"
-        if refusal:
-            verdict = public["verdict"]
+        heard = hear(game_id, case, tmp_path, speech)
+        said = " ".join(r.text for r in heard.rulings if r.text)
+        if case.expect == "illegal":
+            verdict = heard.public["verdict"]
             assert verdict["ok"] is False and rule_id in verdict["rules"], f"{rule_id}: the session did not refuse it citing it"
-            rulings = [r for r in rulings if r.tone is Tone.ILLEGAL]
-            assert rulings and rulings[0].text, f"{rule_id}: no spoken refusal"
-        words = " ".join(r.text for r in rulings if r.text)
-        wav = tmp_path / f"{rule_id}.wav"
-        if words:
-            voice.to_wav(words, wav)
-            low, high = len(words.split()) * SECONDS_PER_WORD[0], len(words.split()) * SECONDS_PER_WORD[1] + 1.0
-            spoken += 1
-        else:  # an effect the voice has nothing to say of: the table hears the legal tone
-            write_tone(Tone.LEGAL, wav, 0.8)
-            low, high = duration_s(Tone.LEGAL) * 0.9, duration_s(Tone.LEGAL) * 1.1
+            refusals = [r for r in heard.rulings if r.tone is Tone.ILLEGAL]
+            assert refusals and refusals[0].text, f"{rule_id}: no spoken refusal"
+            words = refusals[0].text
+            if not speech.games_words:  # said in the catalogue's words for the first rule broken
+                assert speakable(speech.rules[verdict["rules"][0]], speech) in words, f"{rule_id}: {words!r}"
+        else:  # a rule that says what happens: its own spoken text
+            words = ruling_text("", speech.rules[rule_id], speech=speech)
+        if not speech.games_words:
+            unsaid = heard.verbs - set(speech.prompts)
+            if unsaid:
+                problems.append(f"{rule_id}: no {language} words for the prompts {sorted(unsaid)}: {said!r}")
+        wav = voice.to_wav(words, tmp_path / f"{rule_id}.wav")
+        low, high = len(words.split()) * SECONDS_PER_WORD[0], len(words.split()) * SECONDS_PER_WORD[1] + 1.0
         stat = sox_stat(wav)
         if stat.rms < 0.01 or stat.peak < 0.05:
             problems.append(f"{rule_id}: {wav.name} is silent (RMS {stat.rms}, peak {stat.peak}): {words!r}")
         if not low <= stat.seconds <= high:
             problems.append(f"{rule_id}: {stat.seconds:.2f} s is not {low:.2f}-{high:.2f} s for {words!r}")
         for hidden in hidden_values(case.move):
-            for name in {hidden, speakable(hidden)}:
-                if re.search(rf"\b{re.escape(name)}\b", words, re.I):
-                    problems.append(f"{rule_id}: the words name the hidden card {hidden!r}: {words!r}")
+            for name in {hidden, speakable(hidden), speakable(hidden, speech)}:
+                if re.search(rf"\b{re.escape(name)}\b", f"{words} {said}", re.I):
+                    problems.append(f"{rule_id}: the words name the hidden card {hidden!r}: {words!r} / {said!r}")
     assert not problems, "\n".join(problems)
-    refusing = sum(1 for rule in get_game(game_id).rules.values() if rule.refuses)
-    assert spoken >= refusing  # every refusal is spoken, not only toned

@@ -156,6 +156,10 @@ def test_hw_sound_plays_each_tone_and_a_ruling_naming_each_first(capsys: pytest.
     assert 'then "Table Companion sound check.' in said[5]
     with pytest.raises(SystemExit, match="companion hw sound: feedback.volume: must be a whole number from 0 to 100, not 300"):
         main(["hw", "sound", "--volume", "300"])
+    assert main(["hw", "sound", "--device", "null", "--language", "de"]) == 0  # a German table hears German
+    assert 'then "Table Companion Tonprobe. Stapel 2' in capsys.readouterr().out
+    with pytest.raises(SystemExit, match=r"companion hw sound: feedback.language: the referee has no spoken texts in 'fr' \(there are: de, en\)"):
+        main(["hw", "sound", "--language", "fr"])
 
 
 def test_hw_sound_without_an_audio_device_says_why_and_fails(capsys: pytest.CaptureFixture[str]) -> None:

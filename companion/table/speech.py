@@ -116,13 +116,18 @@ class Speech:
     def pile(self, number: int) -> str:
         return self.phrases["pile"].format(n=number)
 
+    def names(self, names: Sequence[str]) -> str:
+        """``a``, ``a and b``, ``a, b and c`` ("" for none)."""
+        if len(names) < 2:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self.phrases['and']} {names[-1]}"
+
     def over(self, winners: Sequence[str]) -> tuple[str, str]:
         """The end of the game and who won ("" if nobody did)."""
         names = [w.capitalize() for w in winners]
         if not names:
             return self.phrases["game_over"], ""
-        joined = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} {self.phrases['and']} {names[-1]}"
-        return self.phrases["game_over"], self.phrases["wins" if len(names) == 1 else "win"].format(names=joined)
+        return self.phrases["game_over"], self.phrases["wins" if len(names) == 1 else "win"].format(names=self.names(names))
 
     def card_words(self, text: str) -> str:
         """A standard deck's codes said as cards: "QS" -> "queen of spades" / "Pik Dame"."""

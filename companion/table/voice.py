@@ -5,7 +5,9 @@
   Wisdom"), read from the verdict's PUBLIC form (:func:`companion.log.public.public_row`: a hidden
   card is "a hidden card" there), so nothing private is ever spoken;
 - an alert: its tone, then the zone and what is wrong there;
-- the game waiting for someone (a new prompt on the board): its tone, then who and what;
+- the game waiting for someone (a new prompt on the board): its tone, then who and what, said
+  when its meaning (who is asked, and the verb) is new, not each time its text counts down ("draw
+  3 more cards", "draw 2 more ..."); everyone asked the same thing is called at once;
 - the end of the game: said once.
 
 A ruling gone stale before it was said is taken back (:class:`~companion.core.rulings.TakeBack`):
@@ -101,8 +103,9 @@ def ruling_text(place: str, *sentences: str, speech: Speech | None = None) -> st
     if not said:
         return ""
     if place and said.lower().startswith(place.lower()):
-        place = ""  # "zoe is not a player": the sentence already names who
-    return speakable(f"{place}: {said}." if place else f"{said}.", speech)
+        said, place = place + said[len(place):], ""  # "anna has no cards left": the sentence already names who
+    end = "" if said.endswith(("!", "?")) else "."  # "call Escape Master!"
+    return speakable(f"{place}: {said}{end}" if place else f"{said}{end}", speech)
 
 
 def refusal(heard: Heard, speech: Speech | None = None) -> Ruling:
@@ -121,7 +124,9 @@ class TableVoice:
 
     def __init__(self, speech: Speech | None = None) -> None:
         self.speech = speech or english()
-        self._prompts: set[tuple[str | None, str, str]] = set()
+        self._prompts: set[tuple[str | None, str]] = set()
+        """What the board waits for, by who and verb: a prompt's meaning, not its text (which counts
+        down as cards are drawn or tapped: "draw 3 more cards", "draw 2 more ...")."""
         self._over = False
         self._started = False
 
@@ -158,15 +163,12 @@ class TableVoice:
 
     def _board(self, board: Mapping[str, Any]) -> list[Said]:
         out: list[Said] = []
-        prompts = {
-            (p.get("who"), str(p.get("verb", "")), str(p.get("text", "")))
-            for p in board.get("prompts") or ()
-            if isinstance(p, Mapping)
-        }
-        for who, verb, text in sorted(prompts - self._prompts, key=lambda p: (p[0] or "", p[1], p[2])):
-            place = who.capitalize() if isinstance(who, str) else ""
-            out.append(Ruling(Tone.WAITING, ruling_text(place, self.speech.prompt(verb, text), speech=self.speech)))
-        self._prompts = prompts
+        prompts: dict[tuple[str | None, str], str] = {}
+        for p in board.get("prompts") or ():
+            if isinstance(p, Mapping):
+                prompts.setdefault((p.get("who"), str(p.get("verb", ""))), str(p.get("text", "")))
+        out.extend(self._prompted({k: t for k, t in prompts.items() if k not in self._prompts}))
+        self._prompts = set(prompts)
         over = board.get("outcome") is not None
         if over and not self._over and self._started:
             out.append(Ruling(Tone.LEGAL, ruling_text("", *self.speech.over([str(w) for w in board.get("winners") or ()]),
@@ -174,3 +176,15 @@ class TableVoice:
         self._over = over
         self._started = True
         return out
+
+    def _prompted(self, new: Mapping[tuple[str | None, str], str]) -> list[Said]:
+        """The new prompts, said once for everyone asked the same thing ("Anna, Ben and Cleo: play a
+        card face down ..."), as a referee calls to the table rather than to each in turn."""
+        asked: dict[tuple[str, str], list[str]] = {}
+        for who, verb in sorted(new, key=lambda k: (k[0] or "", k[1])):
+            said = self.speech.prompt(verb, new[(who, verb)])
+            if isinstance(who, str) and said.lower().startswith(f"{who.lower()}:"):
+                said = said[len(who) + 1:].strip()  # "anna: play a card": who is said once, before
+            asked.setdefault((verb, said), []).append(who.capitalize() if isinstance(who, str) else "")
+        return [Ruling(Tone.WAITING, ruling_text(self.speech.names([w for w in whos if w]), said, speech=self.speech))
+                for (_, said), whos in asked.items()]

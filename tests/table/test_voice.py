@@ -78,3 +78,21 @@ def test_speakable_words() -> None:
     assert speakable("misses 8 card(s) the log has") == "misses 8 cards the log has"
     assert zone_words("pile-2") == "Pile 2"
     assert zone_words("hand-anna") == "Anna's hand"
+
+
+def test_a_prompt_counting_down_is_said_once_and_again_only_when_it_means_something_new() -> None:
+    voice = TableVoice()
+    def draw(n: int) -> dict[str, Any]:
+        return {**BOARD, "prompts": [{"who": "solo", "verb": "draw", "text": f"solo: draw {n} more cards from the stock"}]}
+    assert voice.update([], draw(3)) == [Ruling(Tone.WAITING, "Solo: draw 3 more cards from the stock.")]
+    assert voice.update([], draw(2)) == [] and voice.update([], draw(1)) == []  # the same ask, counted down
+    acting = {**BOARD, "prompts": [{"who": "solo", "verb": "act", "text": "solo: play a set"}]}
+    assert voice.update([], acting) == [Ruling(Tone.WAITING, "Solo: play a set.")]
+    assert voice.update([], draw(5)) == [Ruling(Tone.WAITING, "Solo: draw 5 more cards from the stock.")]  # a new turn's draw
+
+
+def test_everyone_asked_the_same_is_called_once() -> None:
+    asked = [{"who": p, "verb": "play", "text": f"{p}: play a card face down"} for p in ("cleo", "anna", "ben")]
+    said = TableVoice().update([], {**BOARD, "prompts": asked + [{"who": "anna", "verb": "out", "text": "anna has no cards left: call Escape Master!"}]})
+    assert said == [Ruling(Tone.WAITING, "Anna has no cards left: call Escape Master!"),
+                    Ruling(Tone.WAITING, "Anna, Ben and Cleo: play a card face down.")]

@@ -120,7 +120,7 @@ def refusal_texts() -> list[str]:
     from tests.app.test_spoken_rulings import heard_after, rule_cases  # the same cases and the same path
 
     folder = Path(tempfile.mkdtemp(prefix="bench-rulings-"))
-    texts = []
+    texts: list[str] = []
     for game_id, _, case in rule_cases():
         if case.expect == "illegal":
             rulings, _ = heard_after(game_id, case, folder)

@@ -79,6 +79,26 @@ def test_a_refusal_is_heard_as_its_tone_then_its_public_words(tmp_path: Path) ->
         service.stop()
 
 
+def test_a_german_table_hears_the_refusal_and_the_prompt_in_german(tmp_path: Path) -> None:
+    service = serve(tmp_path, 'audio_device = "null"\nlanguage = "de"')
+    try:
+        announcer = service.audio.announcer
+        assert announcer.voice is not None and announcer.voice.language == "de"
+        wait_until(lambda: any(s.ruling.tone is Tone.WAITING and s.what == "speech" for s in announcer.started), timeout=15,
+                   what="the dealer's prompt said")
+        prompt = next(s.ruling for s in announcer.started if s.ruling.tone is Tone.WAITING and s.what == "speech")
+        assert prompt.text == "Anna: ruf Start!, wenn alle bereit sind."
+        service.session.process(move({"by": "anna", "do": "start"}, time.time()))
+        service.session.process(move({"by": "anna", "do": "play", "card": "start-1", "pile": "new"}, time.time()))
+        row = service.session.process(move({"by": "ben", "do": "play", "card": "robot-5", "pile": 1}, time.time()))
+        wait_until(lambda: any(s.ruling.seq == row.seq and s.what == "speech" for s in announcer.started), timeout=15,
+                   what="the refusal said")
+        said = next(s.ruling.text for s in announcer.started if s.ruling.seq == row.seq and s.what == "speech")
+        assert said.startswith("Stapel 1: nur eins höher oder eins tiefer") and "5" not in said.split(":", 1)[1]
+    finally:
+        service.stop()
+
+
 def test_no_audio_device_is_said_once_and_the_table_plays_on(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     if find_audio_out("default")[0] is not None:
         pytest.skip("this machine has an audio device")

@@ -5,8 +5,8 @@ A language is a pair of TOML files:
 - the shared phrases, ``companion/table/speech/<language>.toml``: zone and pile names, card names,
   the end of the game, the prompt and alert said when a game has no words of its own for them;
 - each game's own, ``companion/games/<package>/voice/<language>.toml`` (``GameSpec.voice``): a text
-  for every rule id (``[rules]``), its prompts by verb (``[prompts]``) and its zones' words
-  (``[zones]``). A game's texts stay in its package: no shared file lists the games.
+  for every rule id (``[rules]``), its prompts by verb (``[prompts]``, and ``[prompts_many]`` where
+  several asked at once are spoken to otherwise) and its zones' words (``[zones]``). A game's texts stay in its package: no shared file lists the games.
 
 English is the language the games' rulings are written in (``games_words = true``): a refusal says
 the verdict's own sentence ("a 9 cannot go on a 7 ...") and a prompt its own text, as they are;
@@ -80,6 +80,9 @@ class Speech:
     """Rule id -> what the referee says of a move refused citing it (or of the rule's effect)."""
     prompts: Mapping[str, str] = field(default_factory=dict)
     """A prompt's verb -> what the referee says to the one it waits for."""
+    prompts_many: Mapping[str, str] = field(default_factory=dict)
+    """A prompt's verb -> what the referee says to several waited for at once, where the words
+    differ from one ("spiel eine Karte" / "spielt eine Karte")."""
     zones: Mapping[str, str] = field(default_factory=dict)
     """A zone's name, or a word of it ("pile", "discard"), -> how it is said."""
     cards: Mapping[str, str] = field(default_factory=dict)
@@ -93,9 +96,12 @@ class Speech:
                 return self.rules[rule]
         return self.phrases["not_allowed"]
 
-    def prompt(self, verb: str, text: str) -> str:
+    def prompt(self, verb: str, text: str, many: bool = False) -> str:
+        """What is said of a prompt; ``many``: to several players asked the same at once."""
         if self.games_words:
             return text
+        if many and verb in self.prompts_many:
+            return self.prompts_many[verb]
         return self.prompts.get(verb, self.phrases["waiting"])
 
     def alert(self, what: str) -> str:
@@ -164,11 +170,14 @@ def load_speech(language: str, game_folder: Path | None = None, voice: str = "vo
     zones = _texts(shared, "zones", path)
     rules: dict[str, str] = {}
     prompts: dict[str, str] = {}
+    many: dict[str, str] = {}
     if game_folder is not None:
         own = game_folder / voice / f"{base}.toml"
         if not own.is_file():
             raise ConfigError(f"{own}: the game has no spoken texts in {base!r}")
         data = _read(own)
-        rules, prompts = _texts(data, "rules", own), _texts(data, "prompts", own)
+        rules, prompts, many = _texts(data, "rules", own), _texts(data, "prompts", own), _texts(data, "prompts_many", own)
+        if many.keys() - prompts.keys():
+            raise ConfigError(f"{own}: [prompts_many] has verbs [prompts] lacks: {', '.join(sorted(many.keys() - prompts.keys()))}")
         zones = {**zones, **_texts(data, "zones", own)}
-    return Speech(base, games_words, phrases, rules, prompts, zones, _texts(shared, "cards", path))
+    return Speech(base, games_words, phrases, rules, prompts, many, zones, _texts(shared, "cards", path))

@@ -186,5 +186,9 @@ class TableVoice:
             if isinstance(who, str) and said.lower().startswith(f"{who.lower()}:"):
                 said = said[len(who) + 1:].strip()  # "anna: play a card": who is said once, before
             asked.setdefault((verb, said), []).append(who.capitalize() if isinstance(who, str) else "")
-        return [Ruling(Tone.WAITING, ruling_text(self.speech.names([w for w in whos if w]), said, speech=self.speech))
-                for (_, said), whos in asked.items()]
+        out: list[Said] = []
+        for (verb, said), whos in asked.items():
+            if len(whos) > 1:
+                said = self.speech.prompt(verb, said, many=True)
+            out.append(Ruling(Tone.WAITING, ruling_text(self.speech.names([w for w in whos if w]), said, speech=self.speech)))
+        return out

@@ -95,3 +95,12 @@ def test_german_card_words_and_the_mask() -> None:
 def test_a_game_without_words_in_a_language_is_an_error(tmp_path: Any) -> None:
     with pytest.raises(ConfigError, match="no spoken texts in 'de'"):
         load_speech("de", tmp_path)
+
+
+def test_several_asked_at_once_are_spoken_to_together() -> None:
+    speech = load_speech("de", specs()["escape-house"].root)
+    asked = [{"who": p, "verb": "play", "text": f"{p}: play a card face down"} for p in ("anna", "ben")]
+    said = TableVoice(speech).update([], {**BOARD, "prompts": asked})
+    assert said == [Ruling(Tone.WAITING, "Anna und Ben: spielt je eine Karte verdeckt, mit einem Charakterplättchen darunter.")]
+    one = TableVoice(speech).update([], {**BOARD, "prompts": asked[:1]})
+    assert one == [Ruling(Tone.WAITING, "Anna: spiel eine Karte verdeckt, mit einem Charakterplättchen darunter.")]

@@ -22,9 +22,9 @@ from typing import Any
 from companion.app.feedback_config import FeedbackConfig
 from companion.core import JsonObject
 from companion.core.rulings import Ruling
+from companion.games import get_spec
 from companion.log.store import LogRow
 from companion.referee.session import Session
-from companion.games import get_spec
 from companion.table.speech import load_speech
 from companion.table.voice import Heard, TableVoice
 from hardware.audio import AUDIO_ID, Announcer, Voice, find_audio_out

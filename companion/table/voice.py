@@ -3,7 +3,9 @@
 - a legal move: its tone alone;
 - an illegal one: its tone, then where and why ("Pile 2: a 9 cannot go on a 7; play 8 or 6, or a
   Wisdom"), read from the verdict's PUBLIC form (:func:`companion.log.public.public_row`: a hidden
-  card is "a hidden card" there), so nothing private is ever spoken;
+  card is "a hidden card" there), so nothing private is ever spoken; in a language the games are
+  not written in, the why is the game's text for the rule broken (:mod:`companion.table.speech`),
+  which names no card;
 - an alert: its tone, then the zone and what is wrong there;
 - the game waiting for someone (a new prompt on the board): its tone, then who and what, said
   when its meaning (who is asked, and the verb) is new, not each time its text counts down ("draw

@@ -79,7 +79,8 @@ class Speech:
     rules: Mapping[str, str] = field(default_factory=dict)
     """Rule id -> what the referee says of a move refused citing it (or of the rule's effect)."""
     prompts: Mapping[str, str] = field(default_factory=dict)
-    """A prompt's verb -> what the referee says to the one it waits for."""
+    """A prompt's verb -> what the referee says to the one it waits for (in English, only where the
+    prompt's own text is written for a screen, such as a die roll's whole conflict)."""
     prompts_many: Mapping[str, str] = field(default_factory=dict)
     """A prompt's verb -> what the referee says to several waited for at once, where the words
     differ from one ("spiel eine Karte" / "spielt eine Karte")."""
@@ -98,11 +99,11 @@ class Speech:
 
     def prompt(self, verb: str, text: str, many: bool = False) -> str:
         """What is said of a prompt; ``many``: to several players asked the same at once."""
-        if self.games_words:
-            return text
         if many and verb in self.prompts_many:
             return self.prompts_many[verb]
-        return self.prompts.get(verb, self.phrases["waiting"])
+        if verb in self.prompts:  # in English, where the screen's text is not what a referee says
+            return self.prompts[verb]
+        return text if self.games_words else self.phrases["waiting"]
 
     def alert(self, what: str) -> str:
         return what if self.games_words and what else self.phrases["alert"]

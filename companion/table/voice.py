@@ -66,7 +66,7 @@ def speakable(text: str, speech: Speech | None = None) -> str:
     text = text.replace("(s)", "s")  # "8 card(s)"
     text = re.sub(r"\s*\(\s*", ", ", text)
     text = re.sub(r"\s*\)", ",", text)
-    text = re.sub(r",\s*([,;:.])", r"\1", text)
+    text = re.sub(r"(?:,\s*)+([,;:.])", r"\1", text)  # "(a (8))." -> ", a, 8,,." -> ", a, 8."
     return re.sub(r"\s+", " ", text).strip(" ,")
 
 

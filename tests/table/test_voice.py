@@ -76,6 +76,7 @@ def test_speakable_words() -> None:
     assert speakable("2H can only be swapped; slot 2 holds 10S and KD") == "2 of hearts can only be swapped; slot 2 holds 10 of spades and king of diamonds"
     assert speakable("Key (key-1) was played; Boiler (boiler) is in the kitchen") == "Key was played; Boiler is in the kitchen"
     assert speakable("misses 8 card(s) the log has") == "misses 8 cards the log has"
+    assert speakable("may draw a Story card (the most faults (8)).") == "may draw a Story card, the most faults, 8."
     assert zone_words("pile-2") == "Pile 2"
     assert zone_words("hand-anna") == "Anna's hand"
 

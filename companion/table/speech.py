@@ -9,7 +9,8 @@ A language is a pair of TOML files:
   several asked at once are spoken to otherwise) and its zones' words (``[zones]``). A game's texts stay in its package: no shared file lists the games.
 
 English is the language the games' rulings are written in (``games_words = true``): a refusal says
-the verdict's own sentence ("a 9 cannot go on a 7 ...") and a prompt its own text, as they are;
+the verdict's own sentence ("a 9 cannot go on a 7 ...") and a prompt its own text, as they are,
+but for a prompt whose text is written for a screen (a game's ``[prompts]`` gives its verb words);
 the catalogue's rule text stands in only where a refusal has no sentence. In another language a
 refusal says the catalogue's text for the first rule it breaks, which names no card at all, so a
 hidden card is never spoken; a prompt says its verb's text and an alert the shared alert phrase.

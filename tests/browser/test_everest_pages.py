@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live import WAIT_MS, LiveTable, attr, caught_up, fits_a_phone, not_reloaded, on_the_big_screen, open_board
+from tests.browser.live import WAIT_MS, LiveTable, attr, caught_up, fits_a_phone, not_reloaded, on_the_big_screen, open_board, seen
 from tests.browser.live import table, watched  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -98,6 +98,18 @@ def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table:
     watched.wait_for_selector('.plans tr[data-player="red"]', timeout=WAIT_MS)
     assert "snowball ← W" in watched.inner_text('.plans tr[data-player="red"]')
     fits_a_phone(watched)
+
+
+def test_everest_player_page_while_plans_are_carried_out_says_so_in_words(table: Any, watched: Any) -> None:
+    t = table("everest", 3)
+    # plans revealed and no roll asked of red: the plan part says where red stands, nothing else
+    t.play_until(lambda s: s["phase"] != "plan" and not (s["waiting"] and "red" in s["waiting"]["players"]))
+    watched.goto(t.link("red"))
+    seen(watched, "viewSeq", t.session.log.last_seq)
+    watched.wait_for_selector('[data-plan-state="revealed"]', timeout=WAIT_MS)
+    said = watched.inner_text(".plan-entry")
+    assert said.startswith("Plans are revealed"), said
+    assert "null" not in watched.inner_text("#mine") + said
 
 
 def test_everest_die_roll_asked_of_a_player_is_one_tap_on_their_page(table: Any, watched: Any) -> None:

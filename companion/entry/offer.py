@@ -95,6 +95,7 @@ class NextStep:
         out: JsonObject = {"field": self.field, "pick": self.pick, "many": self.many}
         if self.ask:
             out["ask"] = self.ask
+
         if self.part is not None:
             out.update(per_player=True, key=self.part.key, mapping={k: list(v) for k, v in self.part.mapping.items()})
         out.update(
@@ -134,6 +135,8 @@ class Offer:
     """The finished move as the notation spells it, once every field is complete."""
     legal: bool = False
     """For a finished move: is it legal now?"""
+    out: str = ""
+    """Why the player takes no further part in the game (:meth:`Game.out_of_game`); then nothing is offered."""
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {
@@ -147,4 +150,6 @@ class Offer:
         }
         if self.move is not None:
             out["legal"] = self.legal
+        if self.out:
+            out["out"] = self.out
         return out

@@ -107,6 +107,7 @@
     // "Any value" before a verb: every step of the move waits for a tap and offers every value, so a
     // move the rules refuse can be entered on purpose even where the builder would take a step itself.
     function verbRow(offer) {
+      if (offer.out) return el("p", { class: "note", "data-out": "1" }, offer.out); // out of the game: no move to offer
       return el("div", { class: "tap-row verbs", role: "group", "aria-label": "what" },
         offer.verbs.map((v) => tap(v.label, "verb:" + v.verb,
           () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus, every: draft.every })),

@@ -357,6 +357,7 @@ class Builder:
             ),
             hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
             ask=spec.ask,
+            parts=spec.pick.parts,
         )
 
     def _next_per_player(

@@ -216,7 +216,8 @@
         actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       }
       // A game may lay out its own kind of pick (The Mountain's pyramid slots as a pyramid).
-      const tiles = TC.games.picker(opts.gameId, next, (c) => choiceButton(next, c)) ||
+      // A value made of parts (an Everest planned coin) is tapped a part at a time (parts.js).
+      const tiles = TC.games.picker(opts.gameId, next, (c) => choiceButton(next, c)) || TC.parts(next, (c) => choiceButton(next, c)) ||
         el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
       return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),

@@ -83,6 +83,16 @@ def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table:
         rose.locator(f'[data-part="dir:{way}"]').click()
         watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
 
+    # a part tapped can be cleared, and "Start again" lets go of it
+    step = watched.locator('.step[data-field="coins"]')
+    step.locator('[data-tap="part:coin:3"]').click()
+    step.locator('[data-tap="part-clear:coin"]').click()
+    assert step.locator('[data-tap^="part-clear:"]').count() == 0 and step.locator('[data-tap^="part:coin:"]').count() == 6
+    step.locator('[data-tap="part:coin:4"]').click()
+    watched.locator('[data-builder] [data-tap="reset"]').click()
+    watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+    assert watched.locator('.step[data-field="coins"] [data-tap^="part-clear:"]').count() == 0
+
     # the plan verb is chosen already (the one legal verb with fields): three taps per coin, first to last
     tap("2", "value", "N", "move 2")
     assert "move 2 ↑ N" in watched.inner_text('.step[data-field="coins"] .step-title')

@@ -8,6 +8,11 @@
 (function () {
   const el = TC.el;
   let held = { key: null, chosen: {} }; // the parts tapped so far, for one value of one step
+  // Any other tap of the builder ("Start again", another verb) lets go of the parts tapped so far.
+  document.addEventListener("click", (e) => {
+    const b = e.target.closest && e.target.closest("[data-tap]");
+    if (b && !b.closest("[data-parts]")) held = { key: null, chosen: {} };
+  }, true);
 
   function fits(choice, chosen) {
     return Object.entries(chosen).every(([k, v]) => choice.value && choice.value[k] === v);

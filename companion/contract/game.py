@@ -217,6 +217,11 @@ class Game(ABC, Generic[S]):
         21-card pile) may be listed here only in part, if :meth:`narrowed` answers for it."""
         return ()
 
+    def out_of_game(self, state: S, player: str) -> str | None:
+        """Why ``player`` takes no further part in this game (sacrificed), in words; None, the default,
+        while they play on. The builder offers such a player no move, only this sentence."""
+        return None
+
     def narrowed(self, state: S, by: str | None, verb: str, given: Mapping[str, Any]) -> "Narrowed | None":
         """For a wide verb, the moves worth offering once a draft has chosen it: those that agree
         with ``given`` (the draft's fields so far that are judged for this viewer, a list field's

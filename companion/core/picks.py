@@ -31,6 +31,9 @@ class Pick:
     own_to_each_player: bool = False
     """Each player has their own values of this kind (a yeti's coins), not one set shared out (a deal's
     cards): in a mapping of players to values, what one player's part names is still the next's to name."""
+    parts: tuple[Part, ...] = field(default=(), compare=False)
+    """For a value that is a record (a planned coin: which coin, which side up, which way): its parts in
+    the order a page asks them, one tap each. Empty: a value is one tap."""
 
     HAND_CARD: ClassVar[Pick]
     UNSEEN_CARD: ClassVar[Pick]
@@ -107,4 +110,33 @@ class Choice:
         out: dict[str, JsonValue] = {"value": self.value, "label": self.label}
         if self.card is not None:
             out["card"] = self.card
+        return out
+
+
+@dataclass(frozen=True)
+class Part:
+    """One part of a record a field's values are made of (a planned coin's coin, its face, its direction).
+
+    A page takes such a value a part at a time: it asks :attr:`ask`, shows the part's values that some
+    offered value has, in words, and the last part's tap is the whole value's tap."""
+
+    key: str
+    """The record's key this part fills (``"dir"``)."""
+    ask: str
+    """What the page asks, in words ("Which way does it point?")."""
+    values: tuple[Choice, ...]
+    """Every value of the part, in the order a page shows them, each labelled in words."""
+    hint: str = ""
+    """How a page may draw the part: ``"compass"`` lays the values out as they point on the board
+    (:attr:`places`); empty: a row of buttons."""
+    places: tuple[tuple[int, int], ...] = ()
+    """With a hint that places values: where each of :attr:`values` points on the board as the players
+    see it drawn, (right, up) in squares."""
+
+    def to_json(self) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"key": self.key, "ask": self.ask, "values": [v.to_json() for v in self.values]}
+        if self.hint:
+            out["hint"] = self.hint
+        if self.places:
+            out["places"] = [list(p) for p in self.places]
         return out

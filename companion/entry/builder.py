@@ -157,6 +157,9 @@ class Builder:
         """The offer for ``draft``; ``chosen`` False where its verb was chosen for the person (the only
         legal one), so no step is taken for them either: a move is never made without a tap."""
         by = draft.by
+        out = None if by is None else self.game.out_of_game(self.state, by)
+        if out:  # a sacrificed player has no move to make: no verb is a button, the page says why
+            return Offer(by, (), None, out=out)
         by_verb = self.game.codec.by_verb
         if draft.verb is None:
             legal, quickly, overflow = self._survey(
@@ -354,6 +357,7 @@ class Builder:
             ),
             hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
             ask=spec.ask,
+            parts=spec.pick.parts,
         )
 
     def _next_per_player(

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from companion.core import JsonObject, JsonValue
-from companion.core.picks import Choice, FieldSpec
+from companion.core.picks import Choice, FieldSpec, Part
 
 
 @dataclass(frozen=True)
@@ -90,11 +90,15 @@ class NextStep:
     """Set for a field that maps players to values."""
     ask: str = ""
     """What the page asks, in words (the field's :attr:`FieldSpec.ask`); empty: the page says "Pick <field>"."""
+    parts: tuple[Part, ...] = ()
+    """The pick's parts (:attr:`Pick.parts`): a value is tapped a part at a time."""
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {"field": self.field, "pick": self.pick, "many": self.many}
         if self.ask:
             out["ask"] = self.ask
+        if self.parts:
+            out["parts"] = [p.to_json() for p in self.parts]
         if self.part is not None:
             out.update(per_player=True, key=self.part.key, mapping={k: list(v) for k, v in self.part.mapping.items()})
         out.update(
@@ -134,6 +138,8 @@ class Offer:
     """The finished move as the notation spells it, once every field is complete."""
     legal: bool = False
     """For a finished move: is it legal now?"""
+    out: str = ""
+    """Why the player takes no further part in the game (:meth:`Game.out_of_game`); then nothing is offered."""
 
     def to_json(self) -> JsonObject:
         out: JsonObject = {
@@ -147,4 +153,6 @@ class Offer:
         }
         if self.move is not None:
             out["legal"] = self.legal
+        if self.out:
+            out["out"] = self.out
         return out

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live import LiveTable, attr, caught_up, fits_a_phone, not_reloaded, open_board, shows_the_own_hand
+from tests.browser.live import WAIT_MS, LiveTable, attr, caught_up, fits_a_phone, not_reloaded, open_board, shows_the_own_hand
 from tests.browser.live import table, watched  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -54,3 +54,14 @@ def test_player_page_shows_the_own_hand(table: Any, watched: Any) -> None:
     t = table("escape-house", 2)
     t.play_until(lambda s: s["round"] >= 2 and s["phase"] == "explore")
     shows_the_own_hand(watched, t)
+
+
+def test_a_sacrificed_player_s_page_offers_no_move_and_says_why(table: Any, watched: Any) -> None:
+    t = table("escape-house", 2)
+    t.play_until(lambda s: bool(s["sacrificed"]) and s["phase"] != "over")
+    gone = t.scoreboard["sacrificed"][0]
+    watched.goto(t.link(gone))
+    watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+    assert watched.inner_text("[data-builder] [data-out]") == f"{gone} was sacrificed and takes no further part"
+    assert watched.locator('[data-builder] [data-tap^="verb:"], [data-builder] [data-tap="every-verb"], [data-builder] [data-tap^="quick:"]').count() == 0
+    fits_a_phone(watched)

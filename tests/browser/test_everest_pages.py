@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.live import WAIT_MS, LiveTable, attr, caught_up, fits_a_phone, not_reloaded, on_the_big_screen, open_board
+from tests.browser.live import WAIT_MS, LiveTable, attr, caught_up, fits_a_phone, not_reloaded, on_the_big_screen, open_board, seen
 from tests.browser.live import table, watched  # noqa: F401 (fixtures)
 
 pytestmark = pytest.mark.browser
@@ -65,15 +65,40 @@ def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table:
     assert "Plan 3 coins below" in watched.inner_text('[data-plan-state="open"]')
     seq = t.session.log.last_seq
 
-    def tap(label: str) -> None:  # a planned coin's tile, by the words on it
-        watched.locator('.step [data-tap^="value:"]', has_text=label).first.click()
+    def tap(coin: str, face: str, way: str, says: str) -> None:  # a planned coin: its coin, its side up, its way on the rose
+        step = watched.locator('.step[data-field="coins"]')
+        assert step.locator('[data-tap^="value:"]').count() == 0, "a plan is not a list of 48 tiles"
+        coins = step.locator('[data-tap^="part:coin:"]')
+        assert coins.all_inner_texts() == ["blank", "ace", "2", "3", "4", "5"]  # words, never data
+        step.locator(f'[data-tap="part:coin:{coin}"]').click()
+        assert step.locator('[data-tap^="part:face:"]').all_inner_texts() == ["value side: move (a blank roars)", "suit side: snowball"]
+        step.locator(f'[data-tap="part:face:{face}"]').click()
+        rose = step.locator('[data-rose="dir"]')
+        assert rose.locator('[data-tap^="value:"]').count() == 4
+        assert rose.locator(".rose-middle").inner_text() == says  # what the coin does, whichever way it points
+        where = {d: rose.locator(f'[data-part="dir:{d}"]').bounding_box() for d in "NESW"}
+        middle = rose.locator(".rose-middle").bounding_box()
+        # laid out as the map draws the board: north (y up) above, east to the right
+        assert where["N"]["y"] < middle["y"] < where["S"]["y"] and where["W"]["x"] < middle["x"] < where["E"]["x"]
+        rose.locator(f'[data-part="dir:{way}"]').click()
         watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
 
-    # the plan verb is chosen already (the one legal verb with fields): one tap per coin, first to last
-    tap("move 2 ↑ N")
-    tap("roar → E")
+    # a part tapped can be cleared, and "Start again" lets go of it
+    step = watched.locator('.step[data-field="coins"]')
+    step.locator('[data-tap="part:coin:3"]').click()
+    step.locator('[data-tap="part-clear:coin"]').click()
+    assert step.locator('[data-tap^="part-clear:"]').count() == 0 and step.locator('[data-tap^="part:coin:"]').count() == 6
+    step.locator('[data-tap="part:coin:4"]').click()
+    watched.locator('[data-builder] [data-tap="reset"]').click()
+    watched.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+    assert watched.locator('.step[data-field="coins"] [data-tap^="part-clear:"]').count() == 0
+
+    # the plan verb is chosen already (the one legal verb with fields): three taps per coin, first to last
+    tap("2", "value", "N", "move 2")
+    assert "move 2 ↑ N" in watched.inner_text('.step[data-field="coins"] .step-title')
+    tap("blank", "value", "E", "roar")
     assert t.session.log.last_seq == seq  # nothing is sent until the plan is whole
-    tap("snowball (ace) ← W")
+    tap("ace", "suit", "W", "snowball (ace)")
     if watched.locator('.step [data-tap="finish"]').count():  # a list closes itself at its most
         watched.locator('.step [data-tap="finish"]').first.click()
     watched.wait_for_selector(".locked", timeout=WAIT_MS)
@@ -98,6 +123,18 @@ def test_everest_plan_entered_on_a_phone_locks_in_and_reaches_the_session(table:
     watched.wait_for_selector('.plans tr[data-player="red"]', timeout=WAIT_MS)
     assert "snowball ← W" in watched.inner_text('.plans tr[data-player="red"]')
     fits_a_phone(watched)
+
+
+def test_everest_player_page_while_plans_are_carried_out_says_so_in_words(table: Any, watched: Any) -> None:
+    t = table("everest", 3)
+    # plans revealed and no roll asked of red: the plan part says where red stands, nothing else
+    t.play_until(lambda s: s["phase"] != "plan" and not (s["waiting"] and "red" in s["waiting"]["players"]))
+    watched.goto(t.link("red"))
+    seen(watched, "viewSeq", t.session.log.last_seq)
+    watched.wait_for_selector('[data-plan-state="revealed"]', timeout=WAIT_MS)
+    said = watched.inner_text(".plan-entry")
+    assert said.startswith("Plans are revealed"), said
+    assert "null" not in watched.inner_text("#mine") + said
 
 
 def test_everest_die_roll_asked_of_a_player_is_one_tap_on_their_page(table: Any, watched: Any) -> None:

@@ -126,6 +126,9 @@ class Tapper:
         self.page = page
         self.referee = referee
         self.taps = 0
+        self.part_taps = 0
+        """Of :attr:`taps`, those on a value's parts before the value's own tap (an Everest planned coin's
+        coin and side, web/static/parts.js): drawn on the page, they ask no offer."""
         self.alike: Alike | None = None
         """Copies of a card are one button (issue 22): a value is found whichever copy it names."""
 
@@ -170,6 +173,7 @@ class Tapper:
         self.page.bring_to_front()  # a page in a background tab is throttled, as on a phone
         self.ready(before)
         self.taps = 0
+        self.part_taps = 0
         if self.referee:
             who = move.by or ""
             button = self.page.locator(f'[data-tap="by:{who}"]')
@@ -208,6 +212,10 @@ class Tapper:
             else:
                 tapped = so_far.setdefault(name, [])
                 wanted = want[len(tapped)] if many else want
+                if not self._parts(wanted):
+                    assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
+                    self.click('.step [data-tap="every"]')
+                    continue
                 values = self.values("value:", ".step")
                 if not any(self.same(v, wanted) for v in values):
                     assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
@@ -221,6 +229,20 @@ class Tapper:
             if session.log.last_seq > before:
                 return self._sent(session, before)
         raise AssertionError(f"more than 200 taps for {target}")
+
+    def _parts(self, wanted: Any) -> bool:
+        """A value made of parts (an Everest planned coin, web/static/parts.js): tap each part but the
+        last, whose buttons are the whole values; False if a part of ``wanted`` is not offered."""
+        parts = self.page.locator(".step [data-parts]")
+        while parts.count() and not self.page.locator('.step [data-tap^="value:"]').count():
+            key = parts.get_attribute("data-part")
+            button = self.page.locator(f'.step [data-tap={json.dumps(f"part:{key}:{wanted[key]}")}]')
+            if not button.count():
+                return False
+            button.first.click()  # drawn on the page: no offer is asked until the whole value's tap
+            self.taps += 1
+            self.part_taps += 1
+        return True
 
     def _per_player(self, name: str, key: str, want: dict[str, list[Any]], so_far: dict[str, list[Any]]) -> None:
         if key == "":
@@ -293,6 +315,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
             page.evaluate("() => { window.__keys = 0; addEventListener('keydown', () => window.__keys++, true); }")
         pages[None] = referee
         counted: dict[str, list[int]] = defaultdict(list)
+        builder_taps: list[int] = []  # each move's taps but those on a value's parts
         strangers = 0
         copies = Copies(Alike(game, session.state))
         for _, filed in notation.moves:
@@ -309,6 +332,10 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
                 continue
             tapper = Tapper(pages[move.by] if move.by in pages else referee, referee=move.by not in pages)
             counted[move.verb].append(tapper.enter(move, session))
+            # a value tapped by its parts (parts.js) costs at most two taps more than its one tile did
+            records = sum(isinstance(v, dict) for vs in move_form(move).values() if isinstance(vs, list) for v in vs)
+            assert tapper.part_taps <= 2 * records, (move, tapper.part_taps)
+            builder_taps.append(counted[move.verb][-1] - tapper.part_taps)
             recorded = session.log.row(session.log.last_seq)
             if recorded is not None and recorded.move is not None and recorded.verdict is not None and recorded.verdict["ok"]:
                 copies.learn(game.codec.to_json(move), recorded.move)
@@ -355,4 +382,7 @@ def test_a_whole_game_by_taps(path: Path, chromium: Any, tmp_path: Path) -> None
     assert strangers == sum(1 for _, m in notation.moves if m.by is not None and m.by not in notation.header.players)
     print(f"\n{path.parent.name}/{path.stem}: median {statistics.median(taps)} taps ({strangers} posted by a stranger);",
           {v: (statistics.median(ts), max(ts)) for v, ts in counted.items()})
-    assert statistics.median(taps) <= 3
+    # Issue 22 MEDIUM 9: a planned coin is tapped as its coin, its side and its way (three taps where
+    # one of 48 tiles was one). Those part taps are bounded as each move is tapped (above); the median
+    # of 3 holds for the builder's own taps, a value's last part counted as its one tap.
+    assert statistics.median(builder_taps) <= 3

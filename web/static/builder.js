@@ -107,6 +107,7 @@
     // "Any value" before a verb: every step of the move waits for a tap and offers every value, so a
     // move the rules refuse can be entered on purpose even where the builder would take a step itself.
     function verbRow(offer) {
+      if (offer.out) return el("p", { class: "note", "data-out": "1" }, offer.out); // out of the game: no move to offer
       return el("div", { class: "tap-row verbs", role: "group", "aria-label": "what" },
         offer.verbs.map((v) => tap(v.label, "verb:" + v.verb,
           () => setDraft(Object.assign(fresh(), { verb: v.verb, focus: draft.focus, every: draft.every })),
@@ -215,7 +216,8 @@
         actions.push(tap("Show every value (" + next.hidden_choices + " more)", "every", () => setDraft(Object.assign({}, draft, { every: true })), "more"));
       }
       // A game may lay out its own kind of pick (The Mountain's pyramid slots as a pyramid).
-      const tiles = TC.games.picker(opts.gameId, next, (c) => choiceButton(next, c)) ||
+      // A value made of parts (an Everest planned coin) is tapped a part at a time (parts.js).
+      const tiles = TC.games.picker(opts.gameId, next, (c) => choiceButton(next, c)) || TC.parts(next, (c) => choiceButton(next, c)) ||
         el("div", { class: "tap-row tap-choices" + (next.choices.some((c) => c.card) ? " cards" : "") }, next.choices.map((c) => choiceButton(next, c)));
       return el("div", { class: "step", "data-field": next.field, "data-many": next.many ? "1" : "0" },
         el("p", { class: "step-title" }, title),

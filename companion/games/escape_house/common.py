@@ -26,11 +26,17 @@ def living_actor(state: State, move: Move) -> Verdict | None:
     refused = not_a_player(PLAYER_RULE, state.players, move)
     if refused is not None:
         return refused
-    if move.by not in state.where:
-        return Verdict.illegal(
-            "EH-SACRIFICED", f"{move.by} was sacrificed and takes no further part", "undo it at the table"
-        )
+    why = why_sacrificed(state, move.by)
+    if why is not None:
+        return Verdict.illegal("EH-SACRIFICED", why, "undo it at the table")
     return None
+
+
+def why_sacrificed(state: State, player: str | None) -> str | None:
+    """EH-SACRIFICED: why a player of this game takes no further part (out of the house), or None."""
+    if player is None or player in state.where:
+        return None
+    return f"{player} was sacrificed and takes no further part"
 
 
 def in_phase(state: State, move: Move, *phases: Phase) -> Verdict | None:

@@ -106,6 +106,9 @@ class EscapeHouse(Game[State]):
     def candidates(self, state: State, by: str | None) -> Iterable[Move]:
         return entry.candidates(state, by)
 
+    def out_of_game(self, state: State, player: str) -> str | None:
+        return common.why_sacrificed(state, player) if player in state.players else None
+
     def narrowed(self, state: State, by: str | None, verb: str, given: Mapping[str, Any]) -> Narrowed | None:
         if verb != DrawDiscard.verb:
             return None

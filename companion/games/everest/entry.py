@@ -13,13 +13,12 @@ from itertools import combinations, permutations
 from companion.core import Move
 from companion.core.picks import Choice, Pick
 from . import dice
-from .picks import COIN, PLANNED_COIN
+from .picks import ARROWS, COIN, PLANNED_COIN
 from .rounds import coins_to_set_aside, forced_home, heal_barred, plans_needed, roll_waiting
 from .moves import COINS, DIE_FACES, MAX_PLAN, EndRound, Heal, Order, Plan, PlanCoin, Roll, SetAside
 from .state import EverestState, OrderChoice, Phase
 
 DIRECTIONS = ("N", "E", "S", "W")
-ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 ORDERS_OFFERED = 24
 """Every order of up to four actions is offered whole (4! = 24)."""
 

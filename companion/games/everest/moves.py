@@ -99,7 +99,7 @@ class Plan(Move):
 
     verb: ClassVar[str] = "plan"
     hidden_fields: ClassVar[tuple[str, ...]] = ("coins",)
-    picks = {"coins": FieldSpec(PLANNED_COIN, many=True, least=0, most=MAX_PLAN, free=True, full_at_most=True)}
+    picks = {"coins": FieldSpec(PLANNED_COIN, many=True, least=0, most=MAX_PLAN, free=True, full_at_most=True, ask="Plan your coins, first to last")}
     coins: tuple[PlanCoin, ...]
 
     def __post_init__(self) -> None:

@@ -188,10 +188,11 @@
       if (v.phase !== "plan") {
         const w = v.waiting;
         const rollNow = w && w.verb === "roll" && (w.players || []).includes(me);
-        node.replaceChildren(
+        // replaceChildren writes a null as the text "null": leave the roll box out when no roll is asked
+        node.replaceChildren(...[
           rollNow ? el("p", { class: "roll-box", "data-roll-for": w.why }, el("strong", {}, "Roll your die (" + w.why + ") and tap what it shows below.")) : null,
           el("p", { class: "waiting-box", "data-plan-state": "revealed" },
-            v.phase === "over" ? "The game is over." : "Plans are revealed: the round is being carried out. Your next plan opens when the round ends."));
+            v.phase === "over" ? "The game is over." : "Plans are revealed: the round is being carried out. Your next plan opens when the round ends.")].filter(Boolean));
         return;
       }
       if (usable === 0) {

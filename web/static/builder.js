@@ -234,7 +234,7 @@
             tap("OK", "take-back-cancel", () => { confirming = null; load(false); }));
         }
         return el("div", { class: "confirm" },
-          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move) + "?"),
+          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move, p.names) + "?"),
           tap("Yes, take it back", "take-back-confirm", async () => {
             confirming = null;
             await opts.takeBack.post(p.seq);

@@ -262,6 +262,7 @@
         takeBackRow()].filter(Boolean));
       root.dataset.ready = "1";
       root.dataset.seq = String(offer.seq);
+      if (TC.answerInView && TC.answerShown) { TC.answerInView(); TC.answerShown = null; }
     }
 
     // A board change asks for the offer again, at most twice a second: a burst of rows is one ask.

@@ -9,6 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from companion.core import JsonObject
+from companion.log.public import card_names
 from web import table_session
 from web.auth import is_referee
 from web.bgstats import play_links
@@ -139,11 +140,13 @@ def api_row(seq: int) -> Response:
                 and abs(other.table_time - row.table_time) <= NEAR_SIMULTANEOUS_S
             ):
                 competing.append(session.public_row(other))
+    scores = (game.scoreboard(before), game.scoreboard(after))
     out: JsonObject = {
         "row": session.public_row(row),
         "rules": rules,
-        "before": game.scoreboard(before),
-        "after": game.scoreboard(after),
+        "before": scores[0],
+        "after": scores[1],
+        "names": card_names(game, after, scores),  # the scoreboards' cards as people name them
         "competing": competing,
     }
     if is_referee():

@@ -20,23 +20,23 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from companion.core import JsonObject, Move
-from companion.core.picks import Choice, FieldSpec, Pick
+from companion.core.picks import Choice, FieldSpec
 from companion.contract.game import Game
 from companion.core.codec import converter
-from companion.entry.alike import as_one, distinct
+from companion.entry import steps
 from companion.entry.draft import Draft, DraftError
 from companion.entry.only import only_way
 from companion.entry.forms import (
-    agrees, base_type, field_specs, hints, list_matches, matches, mentions, move_form, next_values, words,
-    written_length,
+    agrees, base_type, field_specs, hints, matches, mentions, move_form, words,
 )
+from companion.entry.labels import describe
 from companion.entry.spare import QUICK_LIMIT, Spare
-from companion.entry.offer import FieldSoFar, NextStep, Offer, Offered, PlayerPart, QuickMove, VerbOffer
+from companion.entry.offer import FieldSoFar, NextStep, Offer, QuickMove, VerbOffer
+from companion.entry.steps import MISSING
 
 __all__ = ["Builder", "Draft", "DraftError", "field_specs", "move_form", "offer"]
 
@@ -44,7 +44,6 @@ log = logging.getLogger(__name__)
 
 CANDIDATE_LIMIT = 20_000
 """A game that proposes more candidates than this is cut short (and says so in the log)."""
-_MISSING: Any = object()
 
 
 class Builder:
@@ -185,7 +184,7 @@ class Builder:
         if unknown:
             raise DraftError(f"{draft.verb} has no field {unknown[0]!r}")
         wild = self._wild(move_type)
-        done = {name: self._complete(move_type, name, spec, draft.fields.get(name, _MISSING), draft) for name, spec in specs}
+        done = {name: steps.complete(move_type, name, spec, draft.fields.get(name, MISSING), draft) for name, spec in specs}
         # A wide verb's moves come narrowed by the fields so far; a field never judged here never narrows.
         judged = {k: v for k, v in draft.fields.items() if k not in wild}
         narrowed = self._narrowed(by, draft.verb, judged)
@@ -211,31 +210,55 @@ class Builder:
         fields: list[FieldSoFar] = []
         next_step: NextStep | None = None
         for name, spec in specs:
-            value = draft.fields.get(name, _MISSING)
+            value = draft.fields.get(name, MISSING)
             complete = done[name]
-            fields.append(FieldSoFar(name, spec, None if value is _MISSING else value, complete))
+            fields.append(FieldSoFar(name, spec, None if value is MISSING else value, complete))
             if complete:
                 filled[name] = value
                 if name not in wild:
                     mine = [m for m in mine if matches(spec, m.get(name), value, exact=True)]
                 continue
             if next_step is None:
-                next_step = self._next(by, move_type, name, spec, value, mine, wild, draft)
+                next_step = steps.next_step(self, by, move_type, name, spec, value, mine, wild, draft)
         quick = self._quick(draft, mine if buttons is None else buttons, move_type)
         verbs = self._verbs(legal)
         if next_step is not None:
             taken = only_way(next_step, draft, wild) if chosen else None
             if taken is not None:
                 return self._taken(self.offer(taken), next_step.field)
+            if not mine and not wild:  # (marked only: a step is taken for the person on the game's candidates alone)
+                next_step = self._finish_judged(next_step, move_type, by, filled, [s for n, s in specs if not done[n]])
             return Offer(by, verbs, draft.verb, tuple(fields), quick, next=next_step)
         move = self.notation(move_type, by, filled)
         ok = bool(mine)
-        if (wild or not ok and self.viewer is None) and not self._unjudged(move_type):
-            # Marked as the engine judges the move itself where that tells the viewer nothing: a
-            # field never judged value by value (a plan's coins), and for the referee, who sees the
-            # whole table, where the game's candidates stand for a wider choice (each yeti's own coins).
+        if (wild or not ok) and not self._unjudged(move_type):
+            # Marked as the engine judges the move itself (as the viewer may see it) where that tells
+            # the viewer nothing: a field never judged value by value (a plan's coins), and where the
+            # game's candidates stand for a wider choice (each yeti's own coins) or leave a legal move
+            # out (a roll without its purpose).
             ok = self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok
         return Offer(by, verbs, draft.verb, tuple(fields), quick, move=move, legal=ok)
+
+    def _finish_judged(
+        self, step: NextStep, move_type: type[Move], by: str | None, filled: Mapping[str, Any], left: Sequence[FieldSpec],
+    ) -> NextStep:
+        """``step`` with its "None"/"Done" marked as the engine judges the move it would finish, where no
+        move the game proposes agrees with the draft: a game's candidates may leave out a legal move
+        (an Everest roll without its purpose, as files from before the field write it), and a way on
+        that the engine takes is no dead end (issue 22). Only where every field after it may be left
+        out, and the viewer may be told the verdict."""
+        if step.finish_legal or not step.can_finish or step.part is not None or self._unjudged(move_type):
+            return step
+        if not all(spec.optional for spec in left[1:]):
+            return step
+        closing = step.many and (bool(step.so_far) or not left[0].optional)
+        try:
+            move = self.notation(move_type, by, {**filled, step.field: list(step.so_far) if closing else None})
+        except DraftError:  # the notation cannot hold it: no move to judge
+            return step
+        if not self.game.judge_seen(self.state, self.game.codec.from_json(move), self.viewer).ok:
+            return step
+        return dataclasses.replace(step, finish_legal=True)
 
     @staticmethod
     def _taken(offer: Offer, name: str) -> Offer:
@@ -279,130 +302,7 @@ class Builder:
             raise DraftError(f"{move_type.verb}: {exc}") from exc
         return self.game.codec.to_json(move)
 
-    @staticmethod
-    def _written(move_type: type[Move], name: str, spec: FieldSpec) -> tuple[int, int | None]:
-        """The lengths of a list the notation can write (the rules' ``least``..``most`` aside): all
-        of them but where its type fixes the count, or where ``most`` is the notation's bound."""
-        fixed = written_length(move_type, name)
-        if fixed is not None:
-            return fixed, fixed
-        return 0, spec.most if spec.full_at_most else None
-
-    def _complete(self, type_of: type[Move], name: str, spec: FieldSpec, value: Any, draft: Draft) -> bool:
-        if value is _MISSING:
-            return False
-        if value is None:
-            return spec.optional
-        if spec.per_player:
-            if not isinstance(value, dict) or not all(isinstance(v, list) for v in value.values()):
-                raise DraftError(f"{name} must be an object of lists, one per player")
-            return name in draft.closed
-        if spec.many:
-            if not isinstance(value, list):
-                raise DraftError(f"{name} must be a list")
-            # Only the person closes a list, one of any length, even past what the rules allow (an
-            # illegal move on purpose is recorded as built, never cut to a legal one), unless the
-            # notation itself can hold no more.
-            most = self._written(type_of, name, spec)[1]
-            return name in draft.closed or most is not None and len(value) >= most
-        return True
-
-    def _next(
-        self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
-        mine: list[JsonObject], wild: set[str], draft: Draft,
-    ) -> NextStep:
-        if spec.per_player:
-            return self._next_per_player(by, move_type, name, spec, value, mine, draft)
-        partial: list[Any] = list(value) if spec.many and isinstance(value, list) else []
-        domain = self.choices(by, spec, move_type, name, draft.every)
-        if spec.many and not draft.every and (not spec.ordered or spec.pick.once_in_a_list):
-            # A value tapped already is offered again only with every value shown (a repeat on purpose).
-            taken = Counter(map(repr, partial))
-            domain = [c for c in domain if not taken[repr(c.value)]]
-        ahead = None if name in wild else next_values(spec, name, partial, mine)
-        choices: list[Offered] = []
-        offered: set[str] = set()
-        for choice in domain:
-            ok = bool(mine) if ahead is None else repr(choice.value) in ahead
-            if ok or draft.every or name in wild:
-                choices.append(Offered(choice, ok))
-                offered.add(repr(choice.value))
-        # A legal value the domain did not list (a game's domain should never miss one) is still offered,
-        # to the referee only: a player's values come from what that player may see, and nothing else.
-        if ahead is not None and self.viewer is None:
-            for key, have in ahead.items():
-                if key not in offered and have is not None:
-                    offered.add(key)
-                    choices.append(Offered(Choice(have, str(have)), True))
-        # Copies of one card are one button, naming a copy the move meant can take.
-        shown = as_one(choices, self._twins)
-        # A list may be finished at any length the notation can write; whether that is legal is the
-        # engine's to say.
-        least, most = self._written(move_type, name, spec)
-        finishing = bool(
-            spec.many and least <= len(partial) <= (len(partial) if most is None else most) or spec.optional and not partial
-        )
-        return NextStep(
-            field=name,
-            pick=spec.pick.value,
-            many=spec.many,
-            optional=spec.optional,
-            so_far=tuple(partial),
-            choices=shown,
-            can_finish=finishing,
-            finish_legal=finishing and any(
-                name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True)
-                or spec.optional and not partial and m.get(name) is None  # "None": a move without the field
-                for m in mine
-            ),
-            hidden_choices=0 if draft.every else self._hidden(by, spec, move_type, name, [c.choice.value for c in choices]),
-            ask=spec.ask,
-            parts=spec.pick.parts,
-        )
-
-    def _next_per_player(
-        self, by: str | None, move_type: type[Move], name: str, spec: FieldSpec, value: Any,
-        mine: list[JsonObject], draft: Draft,
-    ) -> NextStep:
-        """A mapping of players to values: first whose part it is, then that part a value a tap.
-
-        ``draft.closed`` holds ``"name/player"`` for each part said to be complete."""
-        mapping: dict[str, list[Any]] = dict(value) if isinstance(value, dict) else {}
-        open_key = next((k for k in reversed(mapping) if f"{name}/{k}" not in draft.closed), None)
-        part = PlayerPart(open_key, mapping)
-        if open_key is None:
-            whose = tuple(
-                Offered(Choice(p, p), any(p in (m.get(name) or {}) for m in mine)) for p in self.players if p not in mapping
-            )
-            finishing = len(mapping) > 0 or spec.optional
-            return NextStep(name, Pick.PLAYER.value, True, spec.optional, (), whose, finishing,
-                            finish_legal=any(matches(spec, m.get(name), mapping, exact=True) for m in mine),
-                            hidden_choices=0, part=part)
-        partial = list(mapping[open_key])
-        # Each player's part is drawn from that player's own domain; a value named in another's part
-        # is taken for this one too only where the players share one set of things (a deal's cards),
-        # not where each has their own (a yeti's coins).
-        parts = [partial] if spec.pick.own_to_each_player else list(mapping.values())
-        taken = set() if draft.every else {repr(v) for values in parts for v in values}
-        domain = [c for c in self.choices(open_key, spec, move_type, name, draft.every) if repr(c.value) not in taken]
-        fits = [m for m in mine if isinstance(m.get(name), dict) and open_key in m[name]]
-        choices = as_one((
-            Offered(choice, any(list_matches(spec, partial + [choice.value], m[name][open_key], exact=False) for m in fits))
-            for choice in domain
-        ), self._twins)
-        hidden = 0 if draft.every else self._hidden(open_key, spec, move_type, name, [c.choice.value for c in choices])
-        return NextStep(name, spec.pick.value, True, spec.optional, tuple(partial), choices,
-                        can_finish=True,
-                        finish_legal=any(list_matches(spec, partial, m[name][open_key], exact=True) for m in fits),
-                        hidden_choices=hidden, part=part)
-
-    def _hidden(self, by: str | None, spec: FieldSpec, move_type: type[Move], name: str, offered: Sequence[Any]) -> int:
-        """How many more values "show every value" would offer (an illegal move on purpose), a value
-        tapped already in the list among them (a repeat); copies of one card are one value."""
-        every = self.choices(by, spec, move_type, name, True)
-        return len(distinct((c.value for c in every), self._twins) - distinct(offered, self._twins))
-
-    def _twins(self, card: str) -> Sequence[str]:
+    def twins(self, card: str) -> Sequence[str]:
         """The copies of a card on this state (:meth:`Game.copies`)."""
         return self.game.copies(self.state, card)
 
@@ -450,32 +350,7 @@ class Builder:
 
     def describe(self, move: Mapping[str, Any]) -> str:
         """A move in a few words, with the labels its values have on the page ("play joe-4 · pile 2")."""
-        move_type = self.game.codec.by_verb[str(move["do"])]
-        parts = [str(move["do"]).replace("_", " ")]
-        for name, spec in field_specs(move_type):
-            value = move.get(name)
-            if value is None:
-                continue
-            labels = {repr(c.value): c.label for c in self.choices(move.get("by"), spec, move_type, name, True)}
-            if spec.per_player and isinstance(value, dict):  # "anna: none; ben: robot-2 teen-4"
-                parts.append("; ".join(
-                    f"{who}: {' '.join(labels.get(repr(v), _words(v)) for v in held) or 'none'}"
-                    for who, held in value.items() if isinstance(held, list)
-                ))
-            elif isinstance(value, list):
-                parts.append(" ".join(labels.get(repr(v), _words(v)) for v in value))
-            else:
-                parts.append(labels.get(repr(value), _words(value)))
-        return " · ".join(parts)
-
-
-def _words(value: Any) -> str:
-    """A value no choice labels, in words rather than data: a record's values, a list's items."""
-    if isinstance(value, dict):
-        return " ".join(_words(v) for v in value.values())
-    if isinstance(value, list):
-        return " ".join(_words(v) for v in value)
-    return str(value)
+        return describe(self.game, move, self.choices)
 
 
 def offer(game: Game[Any], state: Any, players: Iterable[str], viewer: str | None, draft: Draft) -> JsonObject:

@@ -57,6 +57,30 @@ def spoken(verdict: JsonObject, name: Callable[[str], str]) -> JsonObject:
     return out
 
 
+def card_names(game: Game[Any], state: Any, value: Any) -> dict[str, str]:
+    """How a person names each card a public value names (a move, a scoreboard), where the engine's
+    name differs: a copy (``start-3``) is "7 START" (:meth:`Game.card_name`). A page spells the value
+    with these, so the engine's identity of copies never reaches a person (issue 22); the value itself
+    stays the engine's."""
+    names: dict[str, str] = {}
+
+    def collect(value: Any) -> None:
+        if isinstance(value, str):
+            said = game.card_name(state, value)
+            if said != value:
+                names[value] = said
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                collect(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                collect(item)
+
+    if state is not None:
+        collect(value)
+    return names
+
+
 def public_move(game: Game[Any], row: LogRow, state: Any = None) -> tuple[JsonObject | None, JsonObject | None]:
     """The row's move and verdict as anyone may see them; with the game's ``state``, a refusal names
     cards as people do (a copy as the card)."""
@@ -76,7 +100,8 @@ def public_move(game: Game[Any], row: LogRow, state: Any = None) -> tuple[JsonOb
 
 def public_row(game: Game[Any], row: LogRow, state: Any = None) -> JsonObject:
     """A log row as anyone may see it: the move without hidden fields, no raw sensor payload (with
-    ``state``, a refusal's cards named as people name them)."""
+    ``state``, a refusal's cards named as people name them, and ``names``: the move's cards as people
+    name them, :func:`card_names`)."""
     move, verdict = public_move(game, row, state)
     out: JsonObject = {
         "seq": row.seq,
@@ -85,6 +110,7 @@ def public_row(game: Game[Any], row: LogRow, state: Any = None) -> JsonObject:
         "table_time": row.table_time,
         "wall_time": row.wall_time,
         "move": move,
+        "names": card_names(game, state, move),
         "verdict": verdict,
         "alert": row.alert,
         "error": row.error,

@@ -32,7 +32,7 @@ from companion.contract.game import Game
 from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
 from companion.log.fold import Applied, Folded, FoldRow, Judged, folds, replay, step, take_back_check
-from companion.log.public import public_row
+from companion.log.public import card_names, public_row
 
 log = logging.getLogger(__name__)
 
@@ -409,11 +409,12 @@ class Session:
     def take_back_preview(self, player: str | None) -> JsonObject:
         """What "take back" would do now, said before it is done: the move in force it would undo
         (``seq``, the public move) or why nothing would be (``why``); ``refused`` names a last entry
-        that was refused and so changed nothing. ``player`` None is the referee."""
+        that was refused and so changed nothing; ``names`` how a person names the move's cards (a copy
+        as the card, :func:`companion.log.public.card_names`). ``player`` None is the referee."""
         with self._lock:
             folded = self._folded
         judged = folded.judged
-        out: JsonObject = {"seq": None, "move": None, "why": None, "refused": None}
+        out: JsonObject = {"seq": None, "move": None, "names": {}, "why": None, "refused": None}
         if judged is not None and not judged.ok:
             row = self.log.row(judged.seq)
             if row is not None:
@@ -425,6 +426,7 @@ class Session:
             return out
         out["seq"] = last.seq
         out["move"] = self.game.public_move(last.move)
+        out["names"] = card_names(self.game, folded.state, out["move"])
         return out
 
     def player_snapshot(self, player: str) -> tuple[JsonObject, JsonObject]:

@@ -10,6 +10,9 @@ from typing import Any
 
 import pytest
 
+# The whole-game walk's checks live in a helper module two test files share: its asserts explain themselves too.
+pytest.register_assert_rewrite("tests.browser.tapping")
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = [
     "--headless=new",

@@ -139,3 +139,53 @@ def test_betray_is_one_button_for_two_copies_in_the_hand(chromium: Any, tmp_path
         finally:
             context.close()
         assert errors == []
+
+
+def _page_text(chromium: Any, served: Served, path: str, ready: str) -> str:
+    """The text of ``path`` at 412 px once ``ready`` shows the move."""
+    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{served.port}{path}")
+        if page.url.endswith("/referee/login?next=/referee"):
+            page.fill("input[name=pin]", "123456")
+            page.click("button[type=submit]")
+        page.wait_for_selector(ready, timeout=WAIT_MS)
+        return str(page.locator("body").inner_text())
+    finally:
+        context.close()
+
+
+def test_a_copy_reads_as_the_card_in_every_latest_moves_line(chromium: Any, tmp_path: Path) -> None:
+    """Issue 22: a row's move names a copy (start-2) only for the engine; the scoreboard's and the big
+    screen's latest moves, the log, the dispute view and the take-back preview read "7 START"."""
+    hands = {A: ["start-2", "joe-2"], B: ["robot-2", "robot-K"], C: ["teen-4", "teen-10"]}
+    for dealing in _served(tmp_path, EM, header(hands, players=[A, B, C])):
+        _enter(dealing, "table", {"do": "start"})
+        _enter(dealing, A, {"by": A, "do": "play", "card": "start-2", "pile": "new"})
+        _latest_moves_in_words(chromium, dealing)
+
+
+def _latest_moves_in_words(chromium: Any, dealing: Served) -> None:
+    seq = dealing.session.log.last_seq
+    for path, ready in (("/", f"#recent li[data-seq='{seq}']"), ("/big", f"#recent li[data-seq='{seq}']"),
+                        ("/log", f"#rows li[data-seq='{seq}']")):
+        text = _page_text(chromium, dealing, path, ready)
+        assert "play · card 7 START" in text, (path, text)
+        assert not COPY_NAME.search(text), (path, text)
+    context, page, errors = _phone(chromium, dealing, A)
+    try:
+        page.locator('[data-tap="take-back"]').click()
+        preview = page.locator(".confirm")
+        preview.wait_for(timeout=WAIT_MS)
+        assert f"Take back row {seq}: anna play · card 7 START · pile new?" in preview.inner_text()
+        assert not COPY_NAME.search(page.locator("body").inner_text())
+        page.goto(f"http://127.0.0.1:{dealing.port}/log")
+        page.wait_for_selector(f"#rows li[data-seq='{seq}'] .time", timeout=WAIT_MS)
+        page.click(f"#rows li[data-seq='{seq}'] .time")
+        page.wait_for_selector("dialog#dispute[open]", timeout=WAIT_MS)
+        dispute = page.inner_text("#dispute-body")
+        assert "play · card 7 START" in dispute and not COPY_NAME.search(dispute), dispute
+    finally:
+        context.close()
+    assert errors == []

@@ -236,7 +236,7 @@
             tap("OK", "take-back-cancel", () => { confirming = null; load(false); }));
         }
         return el("div", { class: "confirm" },
-          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move) + "?"),
+          el("p", {}, (p.refused ? "The last entry (row " + p.refused.seq + ") was refused and changed nothing. " : "") + "Take back row " + p.seq + ": " + (p.move && p.move.by ? p.move.by + " " : "") + TC.moveText(p.move, p.names) + "?"),
           tap("Yes, take it back", "take-back-confirm", async () => {
             confirming = null;
             await opts.takeBack.post(p.seq);
@@ -264,6 +264,7 @@
         takeBackRow()].filter(Boolean));
       root.dataset.ready = "1";
       root.dataset.seq = String(offer.seq);
+      if (TC.answerInView && TC.answerShown) { TC.answerInView(); TC.answerShown = null; }
     }
 
     // A board change asks for the offer again, at most twice a second: a burst of rows is one ask.

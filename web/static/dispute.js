@@ -8,10 +8,11 @@
 
   const when = TC.clock;
 
-  function changes(before, after) {
+  // The scoreboard's changes in words, its cards as people name them (a copy as the card).
+  function changes(before, after, names) {
     const keys = Array.from(new Set(Object.keys(before).concat(Object.keys(after))));
     const rows = keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).map((k) =>
-      el("tr", {}, el("th", {}, k), el("td", { class: "before" }, JSON.stringify(before[k])), el("td", { class: "after" }, JSON.stringify(after[k]))));
+      el("tr", {}, el("th", {}, k), el("td", { class: "before" }, TC.words(before[k], names)), el("td", { class: "after" }, TC.words(after[k], names))));
     if (!rows.length) return el("p", {}, "This row changed nothing on the scoreboard.");
     return el("table", { class: "changes" }, el("tr", {}, el("th", {}, ""), el("th", {}, "before"), el("th", {}, "after")), rows);
   }
@@ -24,16 +25,16 @@
     const v = row.verdict;
     body.replaceChildren(el("div", {},
       el("h3", {}, "Row " + row.seq + " · " + when(row.table_time) + " · " + TC.actor(row)),
-      el("p", {}, row.move ? TC.moveText(row.move) : row.kind),
+      el("p", {}, row.move ? TC.rowText(row) : row.kind),
       v ? el("p", { class: v.ok ? "legal" : "illegal" }, v.ok ? "legal" : "illegal: " + v.why) : null,
       v && v.fix ? el("p", { class: "fix" }, "fix: " + v.fix) : null,
       d.rules.map((r) => el("blockquote", {}, el("strong", {}, r.id + " — " + r.title + " "), el("span", { class: "source" }, "(" + r.source + ")"), el("p", {}, r.passage))),
       d.competing.length ? el("div", {}, el("h4", {}, "Within a second of it"),
         el("table", { class: "competing" }, [row].concat(d.competing).sort((a, b) => a.table_time - b.table_time).map((c) =>
           el("tr", { class: c.seq === row.seq ? "this" : "" }, el("td", { class: "time" }, when(c.table_time)),
-            el("td", {}, TC.actor(c)), el("td", {}, TC.moveText(c.move)),
+            el("td", {}, TC.actor(c)), el("td", {}, TC.rowText(c)),
             el("td", {}, c.verdict ? (c.verdict.ok ? "legal" : c.verdict.rules.join(", ")) : ""))))) : null,
-      el("h4", {}, "Scoreboard before → after"), changes(d.before, d.after),
+      el("h4", {}, "Scoreboard before → after"), changes(d.before, d.after, d.names),
       d.before_full ? el("details", {}, el("summary", {}, "Full state (referee)"), el("pre", { class: "full" }, JSON.stringify(d.after_full, null, 1))) : null));
     dialog.showModal();
   }

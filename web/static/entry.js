@@ -30,8 +30,18 @@ TC.describeAnswer = function (answer) {
   return { cls: "error", text: answer.text.trim() || "HTTP " + answer.status };
 };
 
+// The answer stays in view (issue 22): below the screen it rides its bottom (app.css, sticky); above
+// it (the page scrolled down a long picker that the answered move then closed) it is scrolled to,
+// now and once more when the builder has drawn its next offer (TC.answerInView).
 TC.showAnswer = function (node, answer) {
   const d = TC.describeAnswer(answer);
   node.className = "answer " + d.cls;
   node.textContent = d.text;
+  TC.answerShown = node;
+  TC.answerInView();
+};
+
+TC.answerInView = function () {
+  const node = TC.answerShown;
+  if (node && node.isConnected && node.getBoundingClientRect().top < 0) node.scrollIntoView({ block: "nearest" });
 };

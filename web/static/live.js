@@ -64,25 +64,32 @@ TC.actor = function (row) {
 };
 
 // A move's value in words, never data: a list's items ("cards 6H, 6S", not ["6H","6S"]), a record's
-// parts by name, an empty one as "none".
-TC.words = function (value) {
+// parts by name, an empty one as "none". ``names`` (a row's or a preview's) says how a person names a
+// card where the engine's name differs: a copy ("start-2") reads as the card ("7 START"), issue 22.
+TC.words = function (value, names) {
   if (value === null || value === undefined) return "none";
-  if (Array.isArray(value)) return value.length ? value.map(TC.words).join(", ") : "none";
+  if (Array.isArray(value)) return value.length ? value.map((v) => TC.words(v, names)).join(", ") : "none";
   if (typeof value === "object") {
-    const parts = Object.entries(value).map(([k, v]) => k + " " + TC.words(v));
+    const parts = Object.entries(value).map(([k, v]) => k + " " + TC.words(v, names));
     return parts.length ? parts.join(", ") : "none";
   }
-  return String(value);
+  const text = String(value);
+  return names && Object.prototype.hasOwnProperty.call(names, text) ? names[text] : text;
 };
 
-TC.moveText = function (move) {
+TC.moveText = function (move, names) {
   if (!move) return "";
   const parts = [move.do];
   for (const [key, value] of Object.entries(move)) {
     if (key === "do" || key === "t" || (key === "by" && typeof value === "string")) continue;
-    parts.push(key + " " + TC.words(value));
+    parts.push(key + " " + TC.words(value, names));
   }
   return parts.join(" · ");
+};
+
+// A log row's move in words, its cards as people name them.
+TC.rowText = function (row) {
+  return TC.moveText(row.move, row.names);
 };
 
 // Connect to /events. The browser reconnects by itself and sends Last-Event-ID (the last row's

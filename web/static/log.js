@@ -37,7 +37,7 @@
   }
 
   function rowNode(row) {
-    const what = row.kind === "undo" ? "undo: " + TC.moveText(row.move) : row.kind === "correction" ? "corrected: " + TC.moveText(row.move) : TC.moveText(row.move);
+    const what = row.kind === "undo" ? "undo: " + TC.rowText(row) : row.kind === "correction" ? "corrected: " + TC.rowText(row) : TC.rowText(row);
     return el("li", { "data-seq": String(row.seq), class: "log-row" + (row.verdict && !row.verdict.ok ? " illegal" : "") },
       verdictLine(row),
       el("p", { class: "meta" }, el("span", { class: "seq" }, "#" + row.seq), " ", el("span", { class: "time" }, TC.clock(row.table_time)),

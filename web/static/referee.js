@@ -62,7 +62,7 @@
       answer.textContent = preview.why || "There is no move in force to correct.";
       return;
     }
-    if (!window.confirm("Replace row " + preview.seq + " (" + TC.moveText(preview.move) + ") with " + TC.moveText(move) + "?")) return;
+    if (!window.confirm("Replace row " + preview.seq + " (" + TC.moveText(preview.move, preview.names) + ") with " + TC.moveText(move) + "?")) return;
     TC.showAnswer(answer, await TC.post("/api/referee/correct", { move, seq: preview.seq }));
   });
 

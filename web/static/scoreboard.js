@@ -192,7 +192,7 @@
     const text = row.alert ? row.alert.zone + ": " + row.alert.what
       : row.error ? row.error
       : row.note ? componentName(row.note.health) + ": " + row.note.status
-      : (row.kind === "undo" ? "undo: " : row.kind === "correction" ? "corrected: " : "") + who + TC.moveText(row.move)
+      : (row.kind === "undo" ? "undo: " : row.kind === "correction" ? "corrected: " : "") + who + TC.rowText(row)
         + (v && !v.ok ? " — " + v.rules.join(", ") + ": " + v.why : "");
     return el("li", { class: cls, "data-seq": String(row.seq), value: row.seq }, text);
   }

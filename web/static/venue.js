@@ -33,7 +33,7 @@
     if (row.error) return row.error;
     if (row.note) return String(row.note.health) + ": " + row.note.status;
     if (!row.move) return row.kind;
-    return who + TC.moveText(row.move) + (v && !v.ok ? " — refused (" + (v.rules || []).join(", ") + ")" : "");
+    return who + TC.rowText(row) + (v && !v.ok ? " — refused (" + (v.rules || []).join(", ") + ")" : "");
   }
 
   function tile(t) {

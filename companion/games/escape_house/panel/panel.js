@@ -32,7 +32,7 @@
 
   function card(c) {
     if (!c) return el("span", { class: "eh-card" }, "?");
-    return el("span", { class: "eh-card eh-" + c.kind, "data-card": c.id, title: c.id }, c.name, el("small", {}, c.kind));
+    return el("span", { class: "eh-card eh-" + c.kind, "data-card": c.id, title: c.name }, c.name, el("small", {}, c.kind));
   }
 
   function rooms(s) {

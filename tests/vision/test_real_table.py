@@ -200,3 +200,12 @@ def test_a_cube_too_dark_to_see_in_a_deeper_shadow_is_unseen_not_missed() -> Non
     deeper = Perturbation("shadow-12", "a hard shadow passing 12 % of the light", room=lambda s, im, rng: hard_shadow(s, im, rng, (0.12, 0.12, 0.12)))
     outcome = run_trial("cubes", deeper, [8]).outcome("cube zones")
     assert outcome.wrong == 0 and outcome.correct >= 1, outcome
+
+
+@pytest.mark.parametrize(("name", "seed"), [("by-hand", 1), ("barrel-10", 4)])
+def test_an_empty_slot_whose_gap_is_closed_reads_empty(name: str, seed: int) -> None:
+    """Cards laid by hand (seed 1: the two cards above slot 5-4 touch) or a lens's bend (seed 4:
+    slot 6-6's band off its gap) hide the gap a removed card leaves, and the slot read occupied;
+    its lower body is bare mat, which a card there would cover."""
+    outcome = run_trial("cards", BY_NAME[name], [seed]).outcome("slots occupied")
+    assert outcome.wrong == 0 and outcome.correct == outcome.total, outcome

@@ -209,3 +209,16 @@ def test_an_empty_slot_whose_gap_is_closed_reads_empty(name: str, seed: int) -> 
     its lower body is bare mat, which a card there would cover."""
     outcome = run_trial("cards", BY_NAME[name], [seed]).outcome("slots occupied")
     assert outcome.wrong == 0 and outcome.correct == outcome.total, outcome
+
+
+def test_a_template_confirms_only_a_suit_of_its_own_size() -> None:
+    """Seed 0's untaught small-index ace of clubs: its outline named a spade at the looser limits
+    only, and the built-in spade template beat the club by 0.0106, over the 0.008 margin; the ink
+    is 0.89 of the template's height, another deck's print, so the suit is not sure."""
+    from vision.detectors.suits import SuitEvidence
+
+    seen = SuitEvidence(("S", "C"), (0.333, 1.021), None, "S", {"S": 0.991, "C": 0.98}, 0.0106, 1.0, 0.886)
+    assert seen.decide(own=False) == (None, 0.0)
+    assert dataclasses.replace(seen, size=1.01).decide(own=False) == ("S", 0.991)
+    faces = run_trial("cards", BY_NAME["deck-small"], [0]).outcome("card faces")
+    assert faces.wrong == 0 and faces.correct >= 10, faces

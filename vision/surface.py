@@ -26,8 +26,9 @@ SPREAD_SHARE = 0.9
 """The bare table's spread is this quantile of its spots' distances from its median colour: a
 spot now and then on a card's edge or a crumb does not widen it."""
 SPREAD_MARGIN = 2.6
-"""A piece departs from the table beyond this many times its spread (oak: spread 0.023, so
-0.06, a little over the farthest grain of a whole oak table; purple felt: 0.007, so 0.02)."""
+"""A piece departs from the table beyond this many times its spread. Rendered oak's spread is
+0.026-0.028 through the pipeline, so 0.07: over the 99.9th percentile (0.059) of a whole oak
+table's grain; purple felt's 0.008, so the floor 0.02."""
 NEAR = 0.175
 """Spots farther than this from the table's colour are something on it (as the mat's learning
 leaves out, vision/lighting.py: 2.5 x the default ``mat_distance``)."""

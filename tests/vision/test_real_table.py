@@ -35,10 +35,10 @@ GREEN_CUBE = ColourRange("green", 53, 77, s_min=int(183 * S_SHARE))
 
 
 def test_a_table_hides_only_the_colours_its_own_spread_cannot_part_from_it() -> None:
-    """Oak (spread 0.023 measured: limit 0.06) and green baize (0.03) part every default cube
+    """Oak (spread 0.027 measured: limit 0.07) and green baize (0.03) part every default cube
     colour from themselves; a set whose green was measured at baize's own shade is hidden there;
     a patterned cloth (spread 0.15) hides every colour."""
-    assert hidden_by_surface(_chroma(OAK.bgr), CUBE_COLOURS, 0.06) == ()
+    assert hidden_by_surface(_chroma(OAK.bgr), CUBE_COLOURS, 0.07) == ()
     assert hidden_by_surface(_chroma(GREEN_FELT.bgr), CUBE_COLOURS, 0.03) == ()
     assert hidden_by_surface(_chroma((120, 48, 105)), CUBE_COLOURS, 0.02) == ()  # the benchmark's purple felt
     learnt = tuple(GREEN_CUBE if c.name == "green" else c for c in CUBE_COLOURS)

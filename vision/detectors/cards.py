@@ -4,8 +4,8 @@ A slot's card always shows its top strip (later rows cover the rest) with the co
 it. A slot is occupied when its corner is not bare mat AND the band across the card's middle,
 just below the strip, does not show the gap a removed card leaves: the gap between the two cards
 of the row above (or the bare mat of an empty peak), a strip of mat from the band's top to its
-bottom; AND the card's lower body is not bare mat (cards laid by hand may close that gap, but
-a removed card's lower body shows the mat unless the next row lies there). A big dark pip (the A of spades) leaves specks of mat-coloured noise along its outline,
+bottom; AND the card's lower body is not bare mat, or its index is found (cards laid by hand
+may close that gap, but a removed card's lower body shows the mat unless the next row lies there). A big dark pip (the A of spades) leaves specks of mat-coloured noise along its outline,
 as much of the band as a blurred gap but in no strip's full height, so both are asked for. Whether the index can be read does not
 matter. The index is read when it can be (``card``); otherwise ``card`` is None: the face is
 unknown, not guessed. Each slot costs one small
@@ -54,7 +54,8 @@ BODY_MM = (10.0, 62.0, 53.0, 82.0)
 off): a card in its slot covers it, or the next row's cards lie over it; bare mat there means
 the slot is empty, even where the two cards of the row above close the gap the band looks for."""
 BODY_MAT_SHARE = 0.5
-"""A slot whose lower body is bare mat over more than this holds no card."""
+"""A slot whose lower body is bare mat over more than this, and no index at its corner, holds no
+card (a lit phone's dark screen over a card's body passed for mat; its index still shows)."""
 
 
 def _box_size(box: tuple[float, float, float, float]) -> tuple[int, int]:
@@ -190,9 +191,9 @@ class PyramidDetector:
         out = []
         for share, (band, strip), body, read in zip(shares, bands, bodies, reads):
             # occupied by the card's body (its corner is not mat, its middle is not the gap
-            # a removed card leaves, its lower body is not bare mat), read or not; the face
-            # only when the index is read
-            gap = (band >= BAND_MAT_SHARE and strip > GAP_STRIP_SHARE) or body > BODY_MAT_SHARE
+            # a removed card leaves, its lower body is not bare mat unless its index is there:
+            # a dark phone over the body is not mat), read or not; the face only when read
+            gap = (band >= BAND_MAT_SHARE and strip > GAP_STRIP_SHARE) or (body > BODY_MAT_SHARE and not read.found)
             occupied = bool(share > s.occupied_fraction and not gap)
             out.append((float(share), IndexRead(occupied, read.face if occupied else None, read.score)))
         return out

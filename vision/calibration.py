@@ -18,8 +18,13 @@ import numpy as np
 
 from companion.core.errors import ConfigError, HardwareError
 from vision.frame import FloatArray, Image
+from vision.surface import noise_limit, surface_spread
 
 log = logging.getLogger(__name__)
+
+UNMEASURED_LIMIT = 0.06
+"""The bare table's limit when it cannot be measured (a fixed ``mat_bgr`` with no bare table near
+it at the markers): wide enough for oak's grain."""
 
 
 class CalibrationError(HardwareError):
@@ -96,6 +101,9 @@ class Calibration:
     image_size: tuple[int, int]
     mat_chroma: tuple[float, float, float]
     """The bare table's colour as (b, g, r) / (b + g + r): lighting changes brightness, not this."""
+    mat_limit: float = UNMEASURED_LIMIT
+    """How far from ``mat_chroma`` (chroma distance) the bare table's own pixels stray, measured
+    (:func:`vision.surface.noise_limit`): a pixel beyond it is not bare table."""
     serial: int = 0
 
     def to_table(self, points: Sequence[tuple[float, float]]) -> FloatArray:
@@ -153,8 +161,8 @@ def _diagonal_crossing(q: FloatArray) -> tuple[float, float]:
     return float(c[0]), float(c[1])
 
 
-def estimate_mat_chroma(image: Image, table_from_image: FloatArray, layout: MarkerLayout) -> tuple[float, float, float]:
-    """The bare mat's colour (as chroma), sampled just inside each marker, towards the table's
+def mat_samples(image: Image, table_from_image: FloatArray, layout: MarkerLayout) -> FloatArray:
+    """The bare mat's colour (as chroma) at spots just inside each marker, towards the table's
     middle: cards and pieces seldom lie there, while the middle of a busy table may be covered."""
     xs = [c[1] for c in layout.centres]
     ys = [c[2] for c in layout.centres]
@@ -176,10 +184,7 @@ def estimate_mat_chroma(image: Image, table_from_image: FloatArray, layout: Mark
     samples = samples[samples.sum(axis=1) > 60]
     if len(samples) < 16:
         raise CalibrationError("the table round the markers is too dark to see; light the table")
-    chroma = samples / samples.sum(axis=1, keepdims=True)
-    b, g, r = (float(v) for v in np.median(chroma, axis=0))
-    total_c = b + g + r
-    return b / total_c, g / total_c, r / total_c
+    return np.asarray(samples / samples.sum(axis=1, keepdims=True), np.float64)
 
 
 def calibrate(
@@ -212,11 +217,15 @@ def _from_markers(
     if not np.all(np.isfinite(table_from_image)) or abs(np.linalg.det(table_from_image)) < 1e-12:
         raise CalibrationError("the four markers are in a line or on top of each other; place them at the table corners")
     image_from_table = np.linalg.inv(table_from_image)
+    limit = UNMEASURED_LIMIT
     if mat_bgr is not None:
         total = sum(mat_bgr) or 1.0
         mat = (mat_bgr[0] / total, mat_bgr[1] / total, mat_bgr[2] / total)
     else:
-        mat = estimate_mat_chroma(image, table_from_image, layout)
+        chroma = mat_samples(image, table_from_image, layout)
+        middle = np.median(chroma, axis=0)
+        mat = (float(middle[0]), float(middle[1]), float(middle[2]))
+        limit = noise_limit(surface_spread(chroma, middle))
     return Calibration(
         table_from_image=table_from_image,
         image_from_table=image_from_table,
@@ -224,6 +233,7 @@ def _from_markers(
         marker_side_px={i: found[i].side_px for i in layout.ids},
         image_size=(int(image.shape[1]), int(image.shape[0])),
         mat_chroma=mat,
+        mat_limit=limit,
         serial=serial,
     )
 

@@ -26,7 +26,8 @@ import cv2
 import numpy as np
 
 from vision.calibration import Calibration, CalibrationError, MarkerLayout, calibrate
-from vision.colours import CUBE_COLOURS, ColourRange, hidden_by_surface
+from vision.colours import CUBE_COLOURS, ColourRange
+from vision.surface import hidden_by_surface
 from vision.frame import Image
 from vision.lens_check import LENS_OFF_MM, measure_bend
 from vision.lighting import TableLight
@@ -172,7 +173,7 @@ def check_frame(
         items.append(CheckItem("mat", False, measured, "use a coloured mat (not white, grey or black): cards are told from the mat by colour"))
     else:
         items.append(CheckItem("mat", True, measured))
-    hidden = hidden_by_surface(cal2.mat_chroma, cube_colours)
+    hidden = hidden_by_surface(cal2.mat_chroma, cube_colours, cal2.mat_limit)
     if hidden:
         what = " and ".join(hidden)
         fix = f"cube zones will be unseen: lay a mat that is not {what} (no need if no cubes are played here)"

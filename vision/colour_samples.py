@@ -25,6 +25,7 @@ from vision.colours import ColourRange
 from vision.detectors.common import mat_difference
 from vision.frame import Image
 from vision.lighting import TableLight
+from vision.surface import S_SHARE
 from vision.zones import make_raster, warp_zone
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,7 @@ MAX_HALF_BAND = 12
 colour is: the mat and whatever else lies about keep out of it."""
 LOOSE_S_MIN = 90
 """Saturation a sample patch needs to be found at all (the mat and the paper have less)."""
-S_SHARE, V_SHARE = 0.6, 0.35
+V_SHARE = 0.35
 
 
 @dataclass(frozen=True)

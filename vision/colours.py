@@ -89,34 +89,6 @@ PAWN_COLOURS: tuple[ColourRange, ...] = CUBE_COLOURS
 """Pawn colours to look for on the Everest grid; the colour -> player mapping picks which count."""
 
 
-HUE_SLACK = 4
-"""Hue steps either side of a colour's band that still count as near it, for a table top."""
-SAT_SLACK = 0.7
-"""A table top this share of a colour's least saturation still hides that colour."""
-
-
-def hue_saturation(chroma: Sequence[float]) -> tuple[int, int]:
-    """OpenCV's hue (0..179) and saturation (0..255) of a colour known only by its chroma (BGR
-    shares summing to 1): both are ratios of the channels, so brightness does not change them."""
-    scale = 200.0 / max(max(chroma), 1e-6)
-    pixel = np.array([[[min(255.0, c * scale) for c in chroma]]], np.float32).round().astype(np.uint8)
-    h, s, _ = (int(v) for v in cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0])
-    return h, s
-
-
-def hidden_by_surface(mat_chroma: Sequence[float], colours: Sequence[ColourRange]) -> tuple[str, ...]:
-    """The colours the bare table top (its chroma) is itself, or nearly: a piece of one of them
-    lying on it cannot be told from the table by colour."""
-    h, s = hue_saturation(mat_chroma)
-    out = []
-    for c in colours:
-        lo, hi = (c.h_lo - HUE_SLACK) % 180, (c.h_hi + HUE_SLACK) % 180
-        in_band = lo <= h <= hi if lo <= hi else (h >= lo or h <= hi)
-        if in_band and s >= SAT_SLACK * c.s_min:
-            out.append(c.name)
-    return tuple(out)
-
-
 def label_image(hsv: Image, colours: Sequence[ColourRange]) -> Image:
     """Per pixel: 0 for no colour, else 1 + the index of the first colour in ``colours`` it matches."""
     labels = np.zeros(hsv.shape[:2], np.uint8)

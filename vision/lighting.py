@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.calibration import Calibration, MarkerLayout
 from vision.frame import FloatArray, Image
+from vision.surface import noise_limit, surface_spread
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,9 @@ margin runs from 0.5 to 0.75)."""
 GAIN_LIMITS = (0.3, 3.0)
 LEARN_RATE = 0.3
 """How far the mat's colour moves towards a frame's measurement (per frame)."""
+SETUP_FRAMES = 3
+"""The bare table's spread (vision/surface.py) is learnt over this many frames after calibration
+(the most any of them measures), then kept until the next calibration."""
 
 
 PAPER_OUT = 235.0
@@ -77,7 +81,7 @@ def _ring(layout: MarkerLayout, marker_id: int, ring: tuple[float, ...] = PAPER_
 
 
 def _mat_spots(layout: MarkerLayout) -> list[tuple[float, float]]:
-    """Just inside each marker towards the table's middle (as :func:`estimate_mat_chroma`)."""
+    """Just inside each marker towards the table's middle (as :func:`vision.calibration.mat_samples`)."""
     xs = [c[1] for c in layout.centres]
     ys = [c[2] for c in layout.centres]
     mid = (sum(xs) / 4, sum(ys) / 4)
@@ -111,10 +115,13 @@ class TableLight:
         self._inks: dict[int, np.ndarray] = {}
         self._mat_pix = np.zeros((0, 2), np.int64)
         self._mat: FloatArray | None = None
+        self._spread = 0.0
+        self._frames = 0
         self.white: WhiteReading | None = None
 
     def reset(self) -> None:
         self._key, self._mat, self.white = None, None, None
+        self._spread, self._frames = 0.0, 0
 
     def _prepare(self, calibration: Calibration) -> None:
         key = calibration.serial * 1_000_003 + hash(calibration.image_from_table.tobytes())
@@ -162,25 +169,37 @@ class TableLight:
         elif self.white is None:
             log.debug("no marker paper visible yet: frame left uncorrected")
         corrected = image if self.white is None else apply_levels(image, self.white)
-        return corrected, replace(calibration, mat_chroma=self._learn_mat(corrected, calibration))
+        mat, limit = self._learn_mat(corrected, calibration)
+        return corrected, replace(calibration, mat_chroma=mat, mat_limit=limit)
 
-    def _learn_mat(self, image: Image, calibration: Calibration) -> tuple[float, float, float]:
-        if self.fixed_mat is not None:
-            m = self.fixed_mat[0]
-            return float(m[0]), float(m[1]), float(m[2])
+    def _learn_mat(self, image: Image, calibration: Calibration) -> tuple[tuple[float, float, float], float]:
+        """(the mat's colour now, how far the bare table strays from it: :mod:`vision.surface`)."""
         samples = image[self._mat_pix[:, 1], self._mat_pix[:, 0]].astype(np.float32)
         samples = samples[samples.sum(axis=1) > 60]
-        current = self._mat if self._mat is not None else np.array(calibration.mat_chroma, np.float64)
-        if len(samples) >= 16:
-            chroma = _chroma(samples)
-            near = chroma[np.linalg.norm(chroma - current[None, :], axis=1) < 2.5 * self.mat_distance]
-            if self._mat is None:
-                near = chroma  # the first frame: the calibration's mat was measured uncorrected
-            if len(near) >= 0.3 * len(chroma):
-                seen = np.median(near, axis=0)
-                current = seen if self._mat is None else (1 - LEARN_RATE) * current + LEARN_RATE * seen
-        self._mat = np.asarray(current, np.float64)
-        return float(current[0]), float(current[1]), float(current[2])
+        chroma = _chroma(samples) if len(samples) >= 16 else None
+        near = 2.5 * self.mat_distance
+        current: FloatArray
+        if self.fixed_mat is not None:
+            current = np.asarray(self.fixed_mat[0], np.float64)
+        else:
+            current = self._mat if self._mat is not None else np.array(calibration.mat_chroma, np.float64)
+            if chroma is not None:
+                close = chroma[np.linalg.norm(chroma - current[None, :], axis=1) < near]
+                if self._mat is None:
+                    close = chroma  # the first frame: the calibration's mat was measured uncorrected
+                if len(close) >= 0.3 * len(chroma):
+                    seen = np.median(close, axis=0)
+                    current = np.asarray(seen if self._mat is None else (1 - LEARN_RATE) * current + LEARN_RATE * seen, np.float64)
+            self._mat = np.asarray(current, np.float64)
+        if self._frames < SETUP_FRAMES and chroma is not None:
+            # the table's spread is learnt while it is set up, as its colour is; later a shadow
+            # half over the spots, or a card by a marker, would pass for a table of two colours
+            close = np.linalg.norm(chroma - current[None, :], axis=1) < near
+            if np.count_nonzero(close) >= 0.3 * len(chroma):
+                self._spread = max(self._spread, surface_spread(chroma, current, near))
+        self._frames += 1
+        limit = noise_limit(self._spread) if self._spread > 0 else calibration.mat_limit
+        return (float(current[0]), float(current[1]), float(current[2])), limit
 
 
 def _chroma(samples: FloatArray) -> FloatArray:

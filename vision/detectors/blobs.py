@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.colours import ColourRange, label_image
-from vision.frame import Image
+from vision.frame import FloatArray, Image
 
 @dataclass(frozen=True)
 class Blob:
@@ -21,15 +21,25 @@ class Blob:
     """Raster pixel (u, v) of the patch's centroid."""
     patch: int = 0
     """Which connected patch of colour this is part of (blobs of one patch touch)."""
+    differences: FloatArray | None = field(default=None, compare=False, repr=False)
+    """Its pixels' values in the ``difference`` array :func:`colour_blobs` was given, if any."""
 
 
-def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, open_px: int = 3, within: np.ndarray | None = None) -> list[Blob]:
+def colour_blobs(
+    roi: Image,
+    colours: Sequence[ColourRange],
+    min_pixels: int,
+    open_px: int = 3,
+    within: np.ndarray | None = None,
+    difference: FloatArray | None = None,
+) -> list[Blob]:
     """Connected patches of any listed colour, split by colour (two touching cubes of different
     colours give two blobs); parts smaller than ``min_pixels`` are dropped as noise.
 
     An opening by a disc ``open_px`` across first strips strokes thinner than that (card print
     touching a cube, the rim of a hand). ``within`` (a boolean mask), when given, limits the
-    colours to its pixels."""
+    colours to its pixels. ``difference`` (a value per pixel, as the mat test's), when given, is
+    kept per blob for its pixels (:attr:`Blob.differences`)."""
     hsv = cv2.cvtColor(cv2.blur(roi, (3, 3)), cv2.COLOR_BGR2HSV)
     labels = label_image(np.asarray(hsv, np.uint8), colours)
     if within is not None:
@@ -52,5 +62,6 @@ def colour_blobs(roi: Image, colours: Sequence[ColourRange], min_pixels: int, op
         if c == 0 or lab == 0:
             continue
         n = int(sizes[c, lab])
-        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n)), int(c)))
+        values = None if difference is None else np.asarray(difference[on][key == c * (len(colours) + 1) + lab], np.float64)
+        blobs.append(Blob(colours[lab - 1].name, n, (float(sum_u[c, lab] / n), float(sum_v[c, lab] / n)), int(c), values))
     return blobs

@@ -20,7 +20,7 @@ import numpy as np
 
 from companion.core.errors import ConfigError
 from vision.detectors.glyphs import RANKS, SUITS, glyph_image
-from vision.detectors.suits import BUILTIN_INKS, Ink, SuitEvidence, absorbance, shape_of, suit_by_shape, suits_of_ink
+from vision.detectors.suits import BUILTIN_INKS, Ink, SuitEvidence, absorbance, ink_height, shape_of, suit_by_shape, suits_of_ink
 from vision.frame import FloatArray, Image
 from vision.settings import VisionSettings
 
@@ -206,7 +206,8 @@ class GlyphTemplates:
         named = strict or loose
         margin = min((scores[named] - v for other, v in scores.items() if other != named), default=1.0) if named else 0.0
         lean = self.lean(named, scores, blur) if named and len(candidates) > 1 else 1.0
-        return SuitEvidence(candidates, shape_of(ink), strict, loose, scores, margin, lean)
+        size = ink_height(ink) / max(1e-6, self.suit_mm * px_per_mm)
+        return SuitEvidence(candidates, shape_of(ink), strict, loose, scores, margin, lean, size)
 
     def lean(self, name: str, scores: dict[str, float], blur: int) -> float:
         """How far the ink lies from halfway between ``name``'s template and the nearest other

@@ -4,7 +4,8 @@ A slot's card always shows its top strip (later rows cover the rest) with the co
 it. A slot is occupied when its corner is not bare mat AND the band across the card's middle,
 just below the strip, does not show the gap a removed card leaves: the gap between the two cards
 of the row above (or the bare mat of an empty peak), a strip of mat from the band's top to its
-bottom. A big dark pip (the A of spades) leaves specks of mat-coloured noise along its outline,
+bottom; AND the card's lower body is not bare mat, or its index is found (cards laid by hand
+may close that gap, but a removed card's lower body shows the mat unless the next row lies there). A big dark pip (the A of spades) leaves specks of mat-coloured noise along its outline,
 as much of the band as a blurred gap but in no strip's full height, so both are asked for. Whether the index can be read does not
 matter. The index is read when it can be (``card``); otherwise ``card`` is None: the face is
 unknown, not guessed. Each slot costs one small
@@ -48,6 +49,19 @@ and the demo camera's pyramid): a removed card's strip 0.9 to 1.0 on a clear pic
 scattered down the pip's outline."""
 
 
+BODY_MM = (10.0, 62.0, 53.0, 82.0)
+"""The card's lower body, well inside its edges (a card laid by hand lies up to 4 mm and 5 degrees
+off): a card in its slot covers it, or the next row's cards lie over it; bare mat there means
+the slot is empty, even where the two cards of the row above close the gap the band looks for."""
+BODY_MAT_SHARE = 0.5
+"""A slot whose lower body is bare mat over more than this, and no index at its corner, holds no
+card (a lit phone's dark screen over a card's body passed for mat; its index still shows)."""
+
+
+def _box_size(box: tuple[float, float, float, float]) -> tuple[int, int]:
+    return int(round((box[2] - box[0]) * BAND_PX_PER_MM)), int(round((box[3] - box[1]) * BAND_PX_PER_MM))
+
+
 def corner_to_table(zone: Zone, box: tuple[float, float, float, float] = CORNER_MM, px_per_mm: float = CORNER_PX_PER_MM) -> FloatArray:
     """Maps corner-picture pixels to table mm, from the slot's corners (top-left, top-right, ..)."""
     tl, tr, _, bl = (np.array(p, np.float64) for p in zone.polygon)
@@ -83,8 +97,8 @@ class PyramidDetector:
             slice(int((inset - CORNER_MM[0]) * s), int((CORNER_MM[2] - 2) * s)),
         )
         self._maps: tuple[tuple[bytes, tuple[Zone, ...]], Image, Image] | None = None
-        self._band_size = (int(round((BAND_MM[2] - BAND_MM[0]) * BAND_PX_PER_MM)), int(round((BAND_MM[3] - BAND_MM[1]) * BAND_PX_PER_MM)))
-        self._band_maps: tuple[tuple[bytes, tuple[Zone, ...]], Image, Image] | None = None
+        self._band_size = _box_size(BAND_MM)
+        self._band_maps: dict[tuple[float, float, float, float], tuple[tuple[bytes, tuple[Zone, ...]], Image, Image]] = {}
 
     def _stack_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
         """remap() maps putting each slot's corner below the last (built once per calibration)."""
@@ -105,34 +119,47 @@ class PyramidDetector:
         self._maps = (key, np.asarray(fixed_xy), np.asarray(fixed_frac))
         return self._maps[1], self._maps[2]
 
-    def _stack_band_maps(self, calibration: Calibration, slots: tuple[Zone, ...]) -> tuple[Image, Image]:
+    def _stack_band_maps(self, calibration: Calibration, slots: tuple[Zone, ...], box: tuple[float, float, float, float] = BAND_MM) -> tuple[Image, Image]:
+        """remap() maps putting each slot's ``box`` (mm from its top-left) below the last, at
+        :data:`BAND_PX_PER_MM` (built once per calibration)."""
         key = (calibration.image_from_table.tobytes(), slots)
-        if self._band_maps is not None and self._band_maps[0] == key:
-            return self._band_maps[1], self._band_maps[2]
-        w, h = self._band_size
+        cached = self._band_maps.get(box)
+        if cached is not None and cached[0] == key:
+            return cached[1], cached[2]
+        w, h = _box_size(box)
         us, vs = np.meshgrid(np.arange(w, dtype=np.float64) + 0.5, np.arange(h, dtype=np.float64) + 0.5)
         grid = np.stack([us.ravel(), vs.ravel(), np.ones(us.size)])
         map_x = np.empty((h * len(slots), w), np.float32)
         map_y = np.empty_like(map_x)
         for k, zone in enumerate(slots):
-            pts = (calibration.image_from_table @ corner_to_table(zone, BAND_MM, BAND_PX_PER_MM)) @ grid
+            pts = (calibration.image_from_table @ corner_to_table(zone, box, BAND_PX_PER_MM)) @ grid
             map_x[k * h : (k + 1) * h] = (pts[0] / pts[2]).reshape(h, w)
             map_y[k * h : (k + 1) * h] = (pts[1] / pts[2]).reshape(h, w)
         a, b = cv2.convertMaps(map_x, map_y, cv2.CV_16SC2)
-        self._band_maps = (key, np.asarray(a), np.asarray(b))
-        return self._band_maps[1], self._band_maps[2]
+        self._band_maps[box] = (key, np.asarray(a), np.asarray(b))
+        return np.asarray(a), np.asarray(b)
 
-    def band_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[tuple[float, float]]:
-        """Per slot: the share of the middle band (:data:`BAND_MM`) that is bare mat, and the most
-        of the band's height any :data:`GAP_STRIP_MM`-wide strip of it shows mat over."""
-        a, b = self._stack_band_maps(calibration, slots)
+    def _mat_in(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...], box: tuple[float, float, float, float]) -> np.ndarray:
+        """Per slot, which pixels of its ``box`` are bare mat (slots stacked top to bottom)."""
+        a, b = self._stack_band_maps(calibration, slots, box)
         band = np.asarray(cv2.remap(frame.image, a, b, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0), np.uint8)
         s = self.settings
         dist = mat_difference(band, calibration.mat_chroma, s.dark_level)
         bright = np.asarray(cv2.cvtColor(band, cv2.COLOR_BGR2GRAY)) >= s.dark_level
         # closer to the mat than halfway to white paper: a narrow gap, blurred, still shows
         halfway = 0.5 * float(np.linalg.norm(np.array(calibration.mat_chroma) - 1.0 / 3.0))
-        mat = (dist <= max(s.mat_distance, halfway)) & bright
+        w, h = _box_size(box)
+        return np.asarray((dist <= max(s.mat_distance, halfway)) & bright).reshape(len(slots), h, w)
+
+    def body_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[float]:
+        """Per slot: the share of its lower body (:data:`BODY_MM`) that is bare mat."""
+        mat = self._mat_in(frame, calibration, slots, BODY_MM)
+        return [float(v) for v in mat.reshape(len(slots), -1).mean(axis=1)]
+
+    def band_mat_shares(self, frame: Frame, calibration: Calibration, slots: tuple[Zone, ...]) -> list[tuple[float, float]]:
+        """Per slot: the share of the middle band (:data:`BAND_MM`) that is bare mat, and the most
+        of the band's height any :data:`GAP_STRIP_MM`-wide strip of it shows mat over."""
+        mat = self._mat_in(frame, calibration, slots, BAND_MM)
         w, h = self._band_size
         per_column = mat.reshape(len(slots), h, w).mean(axis=1)
         k = max(1, min(w, int(round(GAP_STRIP_MM * BAND_PX_PER_MM))))
@@ -160,11 +187,13 @@ class PyramidDetector:
         shares = differs.reshape(n, -1).mean(axis=1)
         reads = read_indices(stacked, len(slots), self._pitch, CORNER_PX_PER_MM, (CORNER_MM[0], CORNER_MM[1]), self.templates, s.card_min_score)
         bands = self.band_mat_shares(frame, calibration, slots)
+        bodies = self.body_mat_shares(frame, calibration, slots)
         out = []
-        for share, (band, strip), read in zip(shares, bands, reads):
+        for share, (band, strip), body, read in zip(shares, bands, bodies, reads):
             # occupied by the card's body (its corner is not mat, its middle is not the gap
-            # a removed card leaves), read or not; the face only when the index is read
-            gap = band >= BAND_MAT_SHARE and strip > GAP_STRIP_SHARE
+            # a removed card leaves, its lower body is not bare mat unless its index is there:
+            # a dark phone over the body is not mat), read or not; the face only when read
+            gap = (band >= BAND_MAT_SHARE and strip > GAP_STRIP_SHARE) or (body > BODY_MAT_SHARE and not read.found)
             occupied = bool(share > s.occupied_fraction and not gap)
             out.append((float(share), IndexRead(occupied, read.face if occupied else None, read.score)))
         return out

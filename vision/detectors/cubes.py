@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+
+import numpy as np
 
 from companion.core import Observation, Zone
 from companion.core.seen import Cubes, Unseen, ZoneView
 from companion.core.zones import Watch
 from vision.calibration import Calibration
-from vision.colours import hidden_by_surface
 from vision.detectors.blobs import Blob, colour_blobs
 from vision.detectors.common import RasterCache, mat_difference, vision_observation
 from vision.frame import Frame
+from vision.surface import hidden_by_surface
 from vision.settings import VisionSettings
 from vision.zones import make_raster, warp_zone
 
@@ -20,13 +23,19 @@ VISIBLE_AREA = 1.2
 MOST_PER_BLOB = 4
 """A patch of colour bigger than this many cubes is not counted: the zone is unseen instead."""
 PIECE_MAT_DISTANCE = 0.17
-"""Chroma distance from the mat below which a pixel is mat, or a blur of mat and piece that is
-more mat than piece: the cube colours are 0.35 (blue) to 0.5 (green) from the purple felt, so
-this is about halfway (a blurred edge's true place)."""
-MAT_NOISE = 0.06
-"""Chroma distance from the mat that a bare table's own texture (wood grain, felt, camera noise)
-stays under. A cube-sized patch of a cube colour between this and ``PIECE_MAT_DISTANCE`` is
-neither table nor a cube the detector can count (a yellow cube on oak is 0.13 from it): unseen."""
+"""The most a piece's pixel must differ from the mat (chroma) to count as piece. A blurred cube's
+edge is a blend of mat and piece whose true place is halfway between their colours, so a patch
+counts its pixels from halfway between the table and the patch's own colour (a yellow cube 0.15
+from oak: from 0.075), and at most from this (colours 0.35 or more away, as on purple felt)."""
+PEAK_SHARE = 0.9
+"""A patch's colour is where this share of its pixels lie (from the table): its peak."""
+SURPLUS_CUBE = 0.8
+"""A patch's area beyond its colours' own cubes counts as one more cube of its main colour only
+when it is this much of a cube (its rim blends are less)."""
+PIECE_BEYOND = 1.5
+"""A patch is a piece when its peak lies this many times the table's limit from the table
+(``Calibration.mat_limit``: the bare table's own pixels stay within it). A cube-sized patch of a
+cube colour nearer than that is neither table nor a piece the detector can count: unseen."""
 
 
 class CubeDetector:
@@ -51,18 +60,26 @@ class CubeDetector:
         side_px = s.cube_size_mm * s.px_per_mm
         patches: dict[int, list[Blob]] = {}
         difference = mat_difference(roi, calibration.mat_chroma, s.dark_level)
-        # a blurred cube's edge blends into the mat; halfway from the mat's colour is its true edge
-        solid = difference > PIECE_MAT_DISTANCE
-        unsure = (difference > MAT_NOISE) & ~solid
-        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.2)), int(round(side_px * 0.4)), unsure & (raster.mask > 0)):
-            if blob.pixels >= 0.35 * one:
-                return Unseen(f"a {blob.colour} patch too near the table's colour to count as a cube or not")
-        for blob in colour_blobs(roi, s.cube_colours, max(4, int(one * 0.2)), int(round(side_px * 0.4)), solid):
-            patches.setdefault(blob.patch, []).append(blob)
+        limit = calibration.mat_limit
+        least = max(4, int(one * 0.2))
+        for blob in colour_blobs(roi, s.cube_colours, least, int(round(side_px * 0.4)), difference > limit, difference):
+            assert blob.differences is not None
+            peak = float(np.quantile(blob.differences, PEAK_SHARE))
+            if peak <= PIECE_BEYOND * limit:
+                if _inside(raster.mask, blob.centre):
+                    return Unseen(f"a {blob.colour} patch too near the table's colour to count as a cube or not")
+                continue
+            # a blurred cube's edge blends into the table: halfway to the patch's colour is its true edge
+            core = int(np.count_nonzero(blob.differences > max(limit, min(PIECE_MAT_DISTANCE, 0.5 * peak))))
+            if core >= least:
+                patches.setdefault(blob.patch, []).append(dataclasses.replace(blob, pixels=core))
         found: list[str] = []
         for blobs in patches.values():
             total = sum(b.pixels for b in blobs)
             if total < 0.35 * one:
+                if any(_inside(raster.mask, b.centre) for b in blobs):
+                    # a piece's colour, too little of it to count: a cube half the table's colour, not nothing
+                    return Unseen(f"a {blobs[0].colour} patch too small or faint to count as a cube or not")
                 continue
             # a cube's shaded side may read as a neighbouring colour: parts smaller than half a
             # cube belong to the patch's main colour, and the whole patch is counted by its area
@@ -70,13 +87,16 @@ class CubeDetector:
             parts = [b for b in blobs if b.pixels >= 0.5 * one] or [main]
             u = sum(b.centre[0] * b.pixels for b in blobs) / total
             v = sum(b.centre[1] * b.pixels for b in blobs) / total
-            ui, vi = int(round(u)), int(round(v))
-            if not (0 <= vi < raster.height and 0 <= ui < raster.width) or raster.mask[vi, ui] == 0:
+            if not _inside(raster.mask, (u, v)):
                 continue
             n_total = max(1, int(round(total / one)))
             if n_total > MOST_PER_BLOB:
                 return Unseen("too many touching cubes to count")  # a hand, a picture, a heap: not guessed
             counts = {b.colour: max(1, int(round(b.pixels / one))) for b in parts}
+            if n_total > sum(counts.values()) and total / one - sum(counts.values()) < SURPLUS_CUBE:
+                # more area than its colours' cubes, but not a whole cube more: a blurred rim of
+                # two colours (orange on green felt blends through yellow), or one cube more
+                return Unseen("touching cubes whose number is not clear")
             counts[main.colour] += n_total - sum(counts.values()) if n_total > sum(counts.values()) else 0
             for colour, n in counts.items():
                 found.extend([colour] * n)
@@ -84,7 +104,7 @@ class CubeDetector:
 
     def __call__(self, frame: Frame, calibration: Calibration, zones: Sequence[Zone]) -> list[Observation]:
         out = []
-        hidden = hidden_by_surface(calibration.mat_chroma, self.settings.cube_colours)
+        hidden = hidden_by_surface(calibration.mat_chroma, self.settings.cube_colours, calibration.mat_limit)
         for zone in zones:
             if zone.kind.camera is self.watches and zone.polygon:
                 view: ZoneView
@@ -96,3 +116,9 @@ class CubeDetector:
                     view = cubes if isinstance(cubes, Unseen) else Cubes(tuple(cubes))
                 out.append(vision_observation(zone, view, frame.t))
         return out
+
+
+def _inside(mask: np.ndarray, centre: tuple[float, float]) -> bool:
+    """Whether raster pixel ``centre`` (u, v) lies in the zone's mask."""
+    ui, vi = int(round(centre[0])), int(round(centre[1]))
+    return 0 <= vi < mask.shape[0] and 0 <= ui < mask.shape[1] and bool(mask[vi, ui] > 0)

@@ -23,6 +23,7 @@ import numpy as np
 from companion.core import Observation
 from vision.calibration import CalibrationError, calibrate
 from vision.frame import Frame, Image
+from vision.lighting import SETUP_FRAMES
 from vision.pipeline import VisionPipeline
 from vision.render.camera import render
 from vision.render.perturb import Perturbation
@@ -147,7 +148,8 @@ def run_trial(
             trial.setup_failed += 1  # the table cannot be set up at all: nothing is seen
             judge(kind, scene, [], trial)
             continue
-        pipeline.detect(Frame(clean, 0.0))
+        for k in range(SETUP_FRAMES):  # the table as set up, while the pipeline learns its surface
+            pipeline.detect(Frame(clean, 0.1 * k))
         data = mjpg(test)
         observations: list[Observation] = []
         for k in range(FRAMES_AFTER):

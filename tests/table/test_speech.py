@@ -104,13 +104,3 @@ def test_several_asked_at_once_are_spoken_to_together() -> None:
     assert said == [Ruling(Tone.WAITING, "Anna und Ben: spielt je eine Karte verdeckt, mit einem Charakterplättchen darunter.")]
     one = TableVoice(speech).update([], {**BOARD, "prompts": asked[:1]})
     assert one == [Ruling(Tone.WAITING, "Anna: spiel eine Karte verdeckt, mit einem Charakterplättchen darunter.")]
-
-
-def test_in_english_a_prompt_written_for_a_screen_is_said_as_a_referee_would() -> None:
-    rolls = [{"who": p, "verb": "roll", "text": f"{p}: roll your die for the conflict of the actions of coin 2 (red, blue) ..."}
-             for p in ("red", "blue")]
-    said = TableVoice(load_speech("en", specs()["everest"].root)).update([], {**BOARD, "prompts": rolls})
-    assert said == [Ruling(Tone.WAITING, "Blue and Red: roll your dice.")]
-    own = [{"who": "blue", "verb": "plan", "text": "blue: plan 3 coins in secret (6 usable)"}]  # its own text is fine
-    assert TableVoice(load_speech("en", specs()["everest"].root)).update([], {**BOARD, "prompts": own}) == [
-        Ruling(Tone.WAITING, "Blue: plan 3 coins in secret, 6 usable.")]

@@ -62,6 +62,8 @@ class EscapeHousePlan(PlanDefaults):
     floor = 0.35
     """Measured 35.7% (the acceptance games and 20 generated ones, docs/sensors.md): a quarter of
     the moves are plays, secret by the rules, and the tokens and the end of explore have no reader."""
+    always_read = frozenset({"dealt", "flip", "penalty", "reveal"})
+    """Issue 21: every flip, penalty, reveal and dealt card comes from the pads."""
 
     def __init__(self, game: EscapeHouse) -> None:
         self.game = game
@@ -144,7 +146,7 @@ class EscapeHousePlan(PlanDefaults):
         if isinstance(move, Reveal):
             return "a reveal refused (a card not played face down this round, or turned up already): the tap pad reads it as no move or an alert"
         if isinstance(move, Penalty):
-            return "a penalty card drawn when none is due, or a card of no penalty: the tap pad raises an alert (refused)"
+            return "a penalty naming a card that is no penalty card: the tap pad reads that card as what it is (refused)"
         return "a flip when no main puzzle is to be turned up: the tap pad reads it as another move (refused)"
 
     def _why_resolve(self, state: State, move: Resolve) -> str:

@@ -3,7 +3,7 @@
 Three kinds of reader, and what a card arriving at each is:
 
 - the tap pad (one, in the center): a live table's next main puzzle turned up (``flip``), a penalty
-  card drawn when one is due (``penalty``), a played card turned up (``reveal``); the last played card
+  card drawn (``penalty``; refused when none is due), a played card turned up (``reveal``); the last played card
   turned up once everyone has played is the ``resolve`` (it reveals them all); in the resolve phase
   a puzzle card set aside is its ``clear``, by the played cards the engine finds clear it. A card dealt is not
   tapped here: it goes on the hand pad of the player it is dealt to, and the alert says so.
@@ -62,9 +62,9 @@ def read_tap(state: State, zone: str, card: str, t: float | None) -> Reading:
     if kind in (Kind.MAIN, Kind.SIDE) and state.phase is Phase.RESOLVE and not state.closing:
         return read_cleared(state, zone, card, t)
     if kind in PENALTY_KINDS:
-        if state.penalties_due:
-            return Penalty(card=card, t=t)
-        return Unexplained(zone, f"{state.cards.name_of(card)} was tapped but no penalty card is due", "put it back on the penalty deck")
+        # a penalty card tapped is a penalty draw, due or not: when none is due the verdict refuses
+        # it (EH-PENALTY, "put the card back on top of the penalty deck"), a refusal in the log
+        return Penalty(card=card, t=t)
     if state.phase is Phase.DEAL:
         return Unexplained(
             zone, f"{state.cards.name_of(card)} was tapped on the tap pad during the deal", "tap each card dealt on the hand pad of the player it is dealt to"

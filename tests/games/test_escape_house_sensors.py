@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 
-from companion.contract.sensors import Enter, Tap
+from companion.contract.sensors import Enter, Press, Tap
 from companion.core import Header, Move, Observation, Unexplained
 from companion.core.readers import ReaderEvent
+from companion.core.seen import PressSeen
+from companion.core.zones import ZoneRef
 from companion.games.escape_house import GAME, SPEC
 from companion.demo.measure import table_games
 from companion.games.escape_house.cards import PENALTY_KINDS
@@ -25,6 +27,7 @@ from companion.games.escape_house.playout import as_live_table, random_playout
 from companion.games.escape_house.resolve import missed_clears
 from companion.games.escape_house.sensors import EscapeHousePlan
 from companion.games.escape_house.state import Phase, State
+from companion.games.escape_house.table import REVEAL_BUTTON
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from tests.games.test_escape_house_support import A, B, C, D, E, F_, HANDS, PLAYERS, ROOMS, loose, mv, new, play, resolved, to_action
@@ -84,8 +87,11 @@ def step(state: State, found: Move | Unexplained | None) -> State:
 # -- the layout --------------------------------------------------------------------------------------
 
 
-def test_the_table_is_one_array_of_pads_with_no_camera_zone() -> None:
-    zones = PLAN.layout(("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana"))
+def test_the_table_is_one_array_of_pads_and_the_reveal_button_with_no_camera_zone() -> None:
+    everything = PLAN.layout(("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana"))
+    (button,) = [z for z in everything if z.kind == REVEAL_BUTTON]
+    assert button.reader == "button:0" and button.name == "reveal" and button.player is None
+    zones = [z for z in everything if z is not button]
     readers = [z.reader for z in zones]
     assert len(set(readers)) == len(zones) == 10 and all(r is not None and r.startswith("array:") and int(r[6:]) < 16 for r in readers)
     assert not any(z.polygon for z in zones) and PLAN.stacks == frozenset()
@@ -242,6 +248,21 @@ def test_every_legal_flip_penalty_dealt_card_draw_trade_clear_and_discard_of_a_l
         assert actions and all(a.why for a in actions if isinstance(a, Enter))
         state = after
     assert made["dealt"] == 24 and made["flip"] >= 1 and made["clear"] >= 1
+
+
+def test_the_reveal_button_is_the_resolve_in_the_action_phase_and_an_alert_at_any_other_time() -> None:
+    ref = ZoneRef("reveal", REVEAL_BUTTON.name)
+    nobody = resolved(to_action(loose()))  # the resolve phase: nothing to reveal
+    found = GAME.interpret_press(nobody, PressSeen(ref, 5.0))
+    assert isinstance(found, Unexplained) and found.zone == "reveal" and "resolve phase" in found.what
+    state = to_action(loose())  # must_play off: a player may still play, so no card's tap is the last
+    assert not state.options.must_play
+    state = play(state, mv(A, "play", card="key-1", target=B))
+    found = GAME.interpret_press(state, PressSeen(ref, 5.0))
+    assert found == Resolve(t=5.0) and GAME.judge(state, found).ok
+    assert PLAN.actions(state, Resolve(), GAME.play(state, Resolve())[1], True) == (Press("reveal"),)
+    tapped = GAME.interpret_press(state, PressSeen(ZoneRef("tap", "tap_pad"), 5.0))
+    assert isinstance(tapped, Unexplained) and "no reveal button" in tapped.what
 
 
 def test_in_the_games_the_demo_plays_every_flip_penalty_reveal_and_dealt_card_is_a_tap_on_its_pad() -> None:

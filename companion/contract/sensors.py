@@ -115,6 +115,9 @@ class SensorPlan(Protocol):
     """The zone kinds (names) where cards stack up on the reader (central piles, action piles): the
     array polls those readers as piles (firmware/PROTOCOL.md); every other reader is a pad, where a
     card comes and goes."""
+    always_read: frozenset[str]
+    """The verbs whose every legal move the sensors make (issue 21's "every flip, penalty, reveal and
+    dealt card comes from the pads"): the end-to-end test fails on one entered."""
 
     def layout(self, players: Sequence[str]) -> tuple[Zone, ...]:
         """The reference table for these players: every zone a reader or the camera watches, with its
@@ -162,6 +165,7 @@ class PlanDefaults:
 
     floor: float = 0.0
     stacks: frozenset[str] = frozenset()
+    always_read: frozenset[str] = frozenset()
 
     def setup(self, state: Any) -> Sequence[Action]:
         return ()

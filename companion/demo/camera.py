@@ -145,6 +145,8 @@ class Shown:
     settled: tuple[Observation, ...] = ()
     frames: int = 0
     settle_s: float = 0.0
+    began: float = 0.0
+    """The camera's clock at the first frame (at table speed the wall clock: the frames are taken on it)."""
     views: Mapping[str, ZoneView] = field(default_factory=dict)
     """The view each changed zone should settle on (what the physical table shows)."""
 
@@ -292,7 +294,7 @@ class CameraRig:
         for name in changed:
             if name not in done:
                 log.warning("the camera's view of %s did not settle on %s", name, now[name])
-        return Shown(changed, tuple(o for o, _ in settled), len(images), took, {name: now[name] for name in changed})
+        return Shown(changed, tuple(o for o, _ in settled), len(images), took, start, {name: now[name] for name in changed})
 
     def _feed(self, images: Sequence[Image], times: Sequence[float], ahead: float) -> list[tuple[Observation, float]]:
         """The pipeline reads each frame; each view that settles goes to the sink, stamped back on the

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from companion.games.horrible_mountain_2.moves import Half, Lift, Withdraw
 from tests.browser.live import LiveTable, attr, caught_up, fits_a_phone, not_reloaded, open_board, seen
 from tests.browser.live import table, watched  # noqa: F401 (fixtures)
 
@@ -63,3 +64,39 @@ def test_horrible_mountain_2_player_page_scores_the_own_hand(table: Any, watched
     html = watched.inner_html("#mine")
     assert not [c for c in ben if f'data-card="{c}"' in html and c not in view["hand"]]
     fits_a_phone(watched)
+
+
+def test_horrible_mountain_2_shows_a_take_a_discard_under_way_and_swap_cubes_cards_laid(table: Any, watched: Any) -> None:
+    t = table("horrible-mountain-2", 1)
+
+    def can_lift(s: Any) -> bool:
+        state = t.session.state
+        return s["phase"] == "play" and not s["must_discard"] and s["discard_top"] is not None and len(state.control[state.turn]) >= 2
+
+    t.play_until(can_lift)
+    s = t.scoreboard
+    top, who = s["discard_top"], s["turn"]
+    t.feed(Lift(by=who, card=top))
+    assert t.scoreboard.get("lifted") == top
+    open_board(watched, t)
+    under = watched.locator('[data-under-way="lifted"]')
+    assert under.count() == 1 and who in under.inner_text() and attr(watched, '[data-under-way="lifted"] .card', "data-card") == top
+    t.feed(Withdraw(by=who, card=top))  # put back: nothing under way
+    caught_up(watched, t)
+    assert "lifted" not in t.scoreboard and watched.locator("[data-under-way]").count() == 0
+
+    def halves(s: Any) -> list[str]:
+        state = t.session.state
+        if s["phase"] != "play" or s["must_discard"]:
+            return []
+        return [c for c in state.hands[state.turn] if t.game.judge(state, Half(by=s["turn"], card=c)).ok]
+
+    if not halves(t.scoreboard):
+        t.play_until(lambda s: bool(halves(s)))
+    first = halves(t.scoreboard)[0]
+    t.feed(Half(by=t.scoreboard["turn"], card=first))
+    assert t.scoreboard.get("laid") == [first]
+    caught_up(watched, t)
+    laid = watched.locator('[data-under-way="laid"] .card').evaluate_all("cs => cs.map(c => c.dataset.card)")
+    assert laid == [first]
+    not_reloaded(watched)

@@ -8,6 +8,8 @@ the session and written to its SQLite log. The test asserts what the issue asks 
   ``companion replay`` gives it (the runner checks each one against the rules);
 - the log is the game: a session reopened on the log file alone (the service's start-up) shows the
   scoreboard, every player's view and the outcome the game file leads to, and the hash chain holds;
+- every legal move of a verb the plan always reads (``SensorPlan.always_read``: Escape House's flips,
+  penalties, reveals and dealt cards) was made by the sensors;
 - the share of moves the sensors make, over all the games, is at least the plan's floor.
 """
 
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.contract.sensors import SensorPlan
 from companion.contract.spec import GameSpec
 from companion.demo.account import How, Report, merged
 from companion.demo.measure import TableGame, play_through, table_games
@@ -59,6 +62,12 @@ def _assert_no_misread(game: TableGame, report: Report) -> None:
     assert report.moves == len(game.moves)
 
 
+def _assert_always_read(plan: SensorPlan, game: TableGame, report: Report) -> None:
+    """Every legal move of a verb the plan always reads was made by the sensors."""
+    entered = [f"move {r.index + 1} ({r.verb}): {r.why}" for r in report.results if r.legal and r.verb in plan.always_read and r.how is not How.SENSORS]
+    assert not entered, f"{game.name}: " + "; ".join(entered)
+
+
 @pytest.mark.parametrize("spec", PLANNED, ids=[spec.id for spec in PLANNED])
 def test_every_move_through_the_sensors_reaches_the_log_as_the_game_has_it(spec: GameSpec, tmp_path: Path) -> None:
     plan = spec.sensors
@@ -70,6 +79,7 @@ def test_every_move_through_the_sensors_reaches_the_log_as_the_game_has_it(spec:
         folder = tmp_path / f"game-{k + 1}"
         report, _ = play_through(spec, game, folder)
         _assert_no_misread(game, report)
+        _assert_always_read(plan, game, report)
         _assert_log_is_the_game(spec, game, folder)
         reports.append(report)
     total = merged(reports)

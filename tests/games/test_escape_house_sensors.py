@@ -13,16 +13,21 @@ from typing import Any
 
 import pytest
 
-from companion.contract.sensors import Enter, Tap
+from companion.contract.sensors import Enter, Press, Tap
 from companion.core import Header, Move, Observation, Unexplained
 from companion.core.readers import ReaderEvent
+from companion.core.seen import PressSeen
+from companion.core.zones import ZoneRef
 from companion.games.escape_house import GAME, SPEC
+from companion.demo.measure import table_games
+from companion.games.escape_house.cards import PENALTY_KINDS
 from companion.games.escape_house.cardset import load_card_set
 from companion.games.escape_house.moves import Clear, Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve, Reveal, Trade
 from companion.games.escape_house.playout import as_live_table, random_playout
 from companion.games.escape_house.resolve import missed_clears
 from companion.games.escape_house.sensors import EscapeHousePlan
 from companion.games.escape_house.state import Phase, State
+from companion.games.escape_house.table import REVEAL_BUTTON
 from companion.table.model import TableModel
 from companion.table.registry import TagRegistry
 from tests.games.test_escape_house_support import A, B, C, D, E, F_, HANDS, PLAYERS, ROOMS, loose, mv, new, play, resolved, to_action
@@ -82,8 +87,11 @@ def step(state: State, found: Move | Unexplained | None) -> State:
 # -- the layout --------------------------------------------------------------------------------------
 
 
-def test_the_table_is_one_array_of_pads_with_no_camera_zone() -> None:
-    zones = PLAN.layout(("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana"))
+def test_the_table_is_one_array_of_pads_and_the_reveal_button_with_no_camera_zone() -> None:
+    everything = PLAN.layout(("anna", "ben", "cleo", "dev", "eli", "fay", "gus", "hana"))
+    (button,) = [z for z in everything if z.kind == REVEAL_BUTTON]
+    assert button.reader == "button:0" and button.name == "reveal" and button.player is None
+    zones = [z for z in everything if z is not button]
     readers = [z.reader for z in zones]
     assert len(set(readers)) == len(zones) == 10 and all(r is not None and r.startswith("array:") and int(r[6:]) < 16 for r in readers)
     assert not any(z.polygon for z in zones) and PLAN.stacks == frozenset()
@@ -167,12 +175,14 @@ def test_with_must_play_off_the_last_card_turned_up_is_only_its_reveal(pads: Pad
     assert found == Reveal(by=A, card="key-1", t=pads.t)
 
 
-def test_a_penalty_card_tapped_is_the_penalty_draw_only_when_one_is_due(pads: Pads) -> None:
+def test_a_penalty_card_tapped_is_the_penalty_draw_which_the_rules_refuse_when_none_is_due(pads: Pads) -> None:
     due = play(resolved(to_action(loose())), mv(None, "end_round"))
     found = pads.read(due, "tap", "lights-out")
     assert found == Penalty(card="lights-out", t=pads.t) and GAME.judge(due, found).ok
-    found = pads.read(new(), "tap", "lights-out")
-    assert isinstance(found, Unexplained) and "no penalty card is due" in found.what
+    found = pads.read(new(), "tap", "lights-out")  # none due: the draw the rules refuse
+    assert found == Penalty(card="lights-out", t=pads.t)
+    verdict = GAME.judge(new(), found)
+    assert not verdict.ok and verdict.rules == ("EH-PENALTY",) and "no penalty card is due" in verdict.why
 
 
 def test_a_live_tables_next_main_puzzle_tapped_is_its_flip(pads: Pads) -> None:
@@ -238,6 +248,46 @@ def test_every_legal_flip_penalty_dealt_card_draw_trade_clear_and_discard_of_a_l
         assert actions and all(a.why for a in actions if isinstance(a, Enter))
         state = after
     assert made["dealt"] == 24 and made["flip"] >= 1 and made["clear"] >= 1
+
+
+def test_the_reveal_button_is_the_resolve_in_the_action_phase_and_an_alert_at_any_other_time() -> None:
+    ref = ZoneRef("reveal", REVEAL_BUTTON.name)
+    nobody = resolved(to_action(loose()))  # the resolve phase: nothing to reveal
+    found = GAME.interpret_press(nobody, PressSeen(ref, 5.0))
+    assert isinstance(found, Unexplained) and found.zone == "reveal" and "resolve phase" in found.what
+    state = to_action(loose())  # must_play off: a player may still play, so no card's tap is the last
+    assert not state.options.must_play
+    state = play(state, mv(A, "play", card="key-1", target=B))
+    found = GAME.interpret_press(state, PressSeen(ref, 5.0))
+    assert found == Resolve(t=5.0) and GAME.judge(state, found).ok
+    assert PLAN.actions(state, Resolve(), GAME.play(state, Resolve())[1], True) == (Press("reveal"),)
+    tapped = GAME.interpret_press(state, PressSeen(ZoneRef("tap", "tap_pad"), 5.0))
+    assert isinstance(tapped, Unexplained) and "no reveal button" in tapped.what
+
+
+def test_in_the_games_the_demo_plays_every_flip_penalty_reveal_and_dealt_card_is_a_tap_on_its_pad() -> None:
+    """The acceptance games and the 20 generated ones ``companion demo --game escape-house`` plays
+    (seeds 7 to 26): every legal move of a verb the plan always reads is tapped, none entered (the
+    end-to-end test, tests/contract/test_sensors.py, sees the pads make them); so is a penalty card
+    drawn when none is due, which the rules refuse."""
+    assert PLAN.always_read == {"dealt", "flip", "penalty", "reveal"}
+    made: dict[str, int] = {}
+    refused_penalties = 0
+    for game in table_games(SPEC, 20, seed=7):
+        state = GAME.new_state(game.header)
+        for move in game.moves:
+            verdict, after = GAME.play(state, move)
+            actions = PLAN.actions(state, move, after, verdict.ok)
+            pad = "hand-" + str(move.by) if isinstance(move, Dealt) else "tap"
+            if verdict.ok and move.verb in PLAN.always_read:
+                assert actions == (Tap(pad, str(getattr(move, "card"))),), (game.name, move, actions)
+                made[move.verb] = made.get(move.verb, 0) + 1
+            if isinstance(move, Penalty) and state.cards.kind_of(move.card) in PENALTY_KINDS:
+                assert actions == (Tap("tap", move.card),), (game.name, move, actions)
+                refused_penalties += not verdict.ok
+            state = after
+    assert made == {"dealt": 24, "flip": 6, "penalty": 136, "reveal": 40}, made
+    assert refused_penalties == 5
 
 
 def test_the_last_card_revealed_on_its_own_is_a_tap_whose_row_is_the_resolve_and_the_resolve_after_it_is_made_already() -> None:

@@ -36,9 +36,12 @@ def test_a_penalty_card_tapped_when_one_is_due_is_the_penalty_draw() -> None:
     assert move == Penalty(card="lights-out", t=12.5)
 
 
-def test_a_penalty_card_tapped_when_none_is_due_is_unexplained() -> None:
-    got = GAME.interpret(new(), tap("clock-1"))
-    assert isinstance(got, Unexplained) and got.zone == "tap" and "no penalty card is due" in got.what
+def test_a_penalty_card_tapped_when_none_is_due_is_a_penalty_draw_the_rules_refuse() -> None:
+    state = new()
+    got = GAME.interpret(state, tap("clock-1"))
+    assert got == Penalty(card="clock-1", t=12.5)
+    verdict = GAME.judge(state, got)
+    assert not verdict.ok and verdict.rules == ("EH-PENALTY",) and "no penalty card is due" in verdict.why
 
 
 def test_a_played_card_tapped_is_its_reveal() -> None:

@@ -264,3 +264,20 @@ def test_take_a_discard_with_several_cubes_waits_for_the_cube_the_camera_sees_pa
         assert GAME.pending(table.session.state) == () and table.session.board()["alerts"] == []
     finally:
         table.close()
+
+
+def test_the_top_discard_taken_out_of_turn_by_a_player_with_several_cubes_is_a_lift_refused_at_once(tmp_path: Path) -> None:
+    table = placed(tmp_path)
+    try:
+        assert move_of(table.put("discard", "2H"))[:2] == ("half", True)
+        assert move_of(table.put("discard", "3H"))[:2] == ("swap_cubes", True)
+        assert table.board["turn"] == ADAM and len(table.board["scores"][EVE]["control_cubes"]) == 2
+        assert table.lift("discard", "3H").move is None
+        row = table.tap(f"hand-{EVE}", "3H")
+        assert move_of(row) == ("lift", False, ("HM2-TURN",)) and row.alert is None
+        assert row.verdict is not None and EVE in row.verdict["fix"]
+        assert table.session.board()["alerts"] == [] and GAME.pending(table.session.state) == ()
+        assert table.put("discard", "3H").move is None  # put back where it lies: nothing to do
+        assert table.session.state.lifted is None and table.session.board()["alerts"] == []
+    finally:
+        table.close()

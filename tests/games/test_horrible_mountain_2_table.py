@@ -96,9 +96,13 @@ def test_the_top_discard_tapped_on_a_hand_pad_is_take_a_discard_when_the_cube_is
     one_cube = evolve(state, control=(state.control[0], frozenset({"green"})), cube_pile=frozenset({"blue", "yellow"}))
     assert GAME.interpret(one_cube, tag("hand_pad", "3H", ADAM)) == TakeDiscard(by=ADAM, cube="green", t=T)
     assert alert(state, tag("hand_pad", "2H", ADAM)).fix == "put 2H back on the Discard Pile"
-    # Out of turn, a player with several cubes taking it is asked which cube was paid.
-    eve = alert(evolve(state, control=(frozenset({"red", "orange"}), state.control[1])), tag("hand_pad", "3H", EVE))
-    assert "orange and red" in eve.what and "take_discard" in eve.fix
+    # Out of turn, a player with several cubes taking it: the take under way (a lift), which the verdict
+    # refuses at once (it was an alert asking the referee to enter take_discard with the cube).
+    two = evolve(state, control=(frozenset({"red", "orange"}), state.control[1]))
+    eve = GAME.interpret(two, tag("hand_pad", "3H", EVE))
+    assert eve == Lift(by=EVE, card="3H", t=T)
+    verdict = GAME.judge(two, eve)
+    assert not verdict.ok and verdict.rules == ("HM2-TURN",)
 
 
 def test_the_top_discard_tapped_by_a_player_with_several_cubes_waits_for_the_cube_the_camera_sees_paid() -> None:

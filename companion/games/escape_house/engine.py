@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from companion.core import JsonObject, Move, Outcome, Prompt, RuleBook, Unexplained, Verdict, ZoneKind
-from companion.core.seen import Seen
+from companion.core.seen import PressSeen, Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
 from companion.contract.dispatch import MoveTable
@@ -133,6 +133,9 @@ class EscapeHouse(Game[State]):
 
     def interpret_table(self, state: State, seen: Seen) -> Move | Unexplained | None:
         return table.interpret(state, seen)
+
+    def interpret_press(self, state: State, seen: PressSeen) -> Move | Unexplained | None:
+        return table.press(state, seen)
 
 
 def _prompts(state: State) -> tuple[Prompt, ...]:

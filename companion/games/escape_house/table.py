@@ -3,7 +3,7 @@
 Three kinds of reader, and what a card arriving at each is:
 
 - the tap pad (one, in the center): a live table's next main puzzle turned up (``flip``), a penalty
-  card drawn when one is due (``penalty``), a played card turned up (``reveal``); the last played card
+  card drawn (``penalty``; refused when none is due), a played card turned up (``reveal``); the last played card
   turned up once everyone has played is the ``resolve`` (it reveals them all); in the resolve phase
   a puzzle card set aside is its ``clear``, by the played cards the engine finds clear it. A card dealt is not
   tapped here: it goes on the hand pad of the player it is dealt to, and the alert says so.
@@ -15,6 +15,11 @@ Three kinds of reader, and what a card arriving at each is:
   (EH-TO-DISCARD: everything played goes there); at any time a card from a hand is that player's
   ``discard``; a card the pile already holds (the rest of a round's cards) needs no move.
 
+The reveal button beside the tap pad (a call button wired to the array) ends the action phase where
+no card's tap does: a round in which nobody could play, or with ``must_play`` off, where a player may
+still play until the table agrees the phase is over. Pressed in the action phase it is the ``resolve``
+(the verdict refuses it while someone must still play, EH-REVEAL); at any other time it is an alert.
+
 Rooms, follows, plays (a card face down with a token under it) and the end of explore are
 entered by a person as notation moves, as are draws from the discard pile (the three cards looked
 at are seen by no reader). A card no move explains is one alert naming the zone and the fix.
@@ -23,7 +28,7 @@ at are seen by no reader). A card no move explains is one alert naming the zone 
 from __future__ import annotations
 
 from companion.core import Move, Unexplained, ZoneKind
-from companion.core.seen import Seen, TagSeen, VisionSeen
+from companion.core.seen import PressSeen, Seen, TagSeen, VisionSeen
 from companion.core.zones import DISCARD, HAND_PAD
 from .cards import PENALTY_KINDS, Kind
 from .effects import clear_by
@@ -32,7 +37,8 @@ from .moves import Clear, Dealt, Discard, Draw, EndRound, Flip, Penalty, Resolve
 from .state import Phase, State
 
 TAP_PAD = ZoneKind("tap_pad")  # revealed cards, penalty draws and a live table's next main puzzle are tapped here
-ZONE_KINDS = (TAP_PAD, HAND_PAD, DISCARD)
+REVEAL_BUTTON = ZoneKind("reveal_button")  # a button beside the tap pad, wired to the array: the action phase is over
+ZONE_KINDS = (TAP_PAD, HAND_PAD, DISCARD, REVEAL_BUTTON)
 
 Reading = Move | Unexplained | None
 
@@ -62,9 +68,9 @@ def read_tap(state: State, zone: str, card: str, t: float | None) -> Reading:
     if kind in (Kind.MAIN, Kind.SIDE) and state.phase is Phase.RESOLVE and not state.closing:
         return read_cleared(state, zone, card, t)
     if kind in PENALTY_KINDS:
-        if state.penalties_due:
-            return Penalty(card=card, t=t)
-        return Unexplained(zone, f"{state.cards.name_of(card)} was tapped but no penalty card is due", "put it back on the penalty deck")
+        # a penalty card tapped is a penalty draw, due or not: when none is due the verdict refuses
+        # it (EH-PENALTY, "put the card back on top of the penalty deck"), a refusal in the log
+        return Penalty(card=card, t=t)
     if state.phase is Phase.DEAL:
         return Unexplained(
             zone, f"{state.cards.name_of(card)} was tapped on the tap pad during the deal", "tap each card dealt on the hand pad of the player it is dealt to"
@@ -162,3 +168,16 @@ def interpret(state: State, seen: Seen) -> Reading:
     if isinstance(seen, VisionSeen):
         return None  # no camera zone means anything in Escape House
     return interpret_tag(state, seen)
+
+
+def press(state: State, seen: PressSeen) -> Resolve | Unexplained:
+    """The reveal button pressed: in the action phase, its end (the resolve, which turns every played
+    card up; the verdict judges whether everyone has played, EH-REVEAL)."""
+    zone = seen.zone
+    if not zone.is_a(REVEAL_BUTTON):
+        return Unexplained(zone.name, f"a button was pressed at {zone.name}, which is no reveal button",
+                           "make the zone's kind reveal_button in the table config")
+    if state.phase is not Phase.ACTION:
+        return Unexplained(zone.name, f"the reveal button was pressed in the {state.phase.value} phase, when there is nothing to reveal",
+                           "press it once the action phase is over")
+    return Resolve(t=seen.t)

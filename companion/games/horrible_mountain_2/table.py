@@ -11,7 +11,8 @@ of each player. One observation at a time, against the state before the action:
 * the top discard tapped on a hand pad -> ``take_discard`` when the player holds one Control Cube;
   with more, ``lift`` (pending: the pad cannot tell which cube was paid), finished by the cube the
   camera sees leave the player or arrive in the Cube Pile, or put back on the Discard Pile
-  (``withdraw``); one left too long becomes one alert (:func:`pending`);
+  (``withdraw``); one left too long becomes one alert (:func:`pending`); out of turn, the verdict
+  refuses the ``lift`` at once (HM2-TURN);
   another Discard Pile card -> ``search_discard`` (Optional Variant);
 * a hand card arriving on the Discard Pile reader right after a sixth card -> ``discard``;
 * a hand card of the player to act arriving on the Discard Pile otherwise -> the first (or second)
@@ -138,16 +139,12 @@ def _from_discard(state: State, zone: str, seat: int, card: str, t: float) -> Fo
     could_be_top = known_top or (state.discard_top is None and card in state.discard_unordered)
     if could_be_top and len(cubes) == 1:
         return TakeDiscard(by=name, cube=cubes[0], card=None if known_top else card, t=t)  # type: ignore[arg-type]
-    if could_be_top and cubes and state.phase is Phase.PLAY and seat == state.turn and not state.must_discard:
-        return Lift(by=name, card=card, t=t)  # the cube the camera sees paid finishes it (the verdict judges)
-    if searchable and (not cubes or not could_be_top):
-        return SearchDiscard(by=name, card=card, t=t)
     if could_be_top and cubes:
-        return Unexplained(
-            zone,
-            f"{name} took {card} from the Discard Pile and holds {' and '.join(cubes)} Control Cubes",
-            "enter take_discard with the Control Cube that went to the Cube Pile",
-        )
+        # the cube the camera sees paid finishes it; the verdict judges the take itself, so one out of
+        # turn or before a sixth card is discarded is refused at once (HM2-TURN, HM2-HAND-LIMIT)
+        return Lift(by=name, card=card, t=t)
+    if searchable:
+        return SearchDiscard(by=name, card=card, t=t)
     return Unexplained(zone, f"{card} was taken from the Discard Pile", f"put {card} back on the Discard Pile")
 
 

@@ -1,5 +1,5 @@
 // Escape From Horrible Mountain 2: live scores (cube points only while hands are hidden), the five
-// Table Cards with their cubes, the piles; a player's own hand and hand score.
+// Table Cards with their cubes, the piles, an action under way at the table; a player's own hand and hand score.
 // Keys: GAME.md ("Scoreboard and views").
 "use strict";
 (function () {
@@ -20,6 +20,19 @@
     return el("p", { class: "headline" },
       el("strong", { "data-stat": "phase" }, PHASES[s.phase] || s.phase),
       s.turn ? el("span", { "data-stat": "turn" }, s.turn + " to act" + (s.must_discard ? ": discard down to five" : "")) : null);
+  }
+
+  // An action a table is in the middle of (GAME.md: `laid`, `lifted`): the referee sees what it waits for.
+  function underWay(s) {
+    if (s.lifted) {
+      return el("p", { class: "banner warn", "data-under-way": "lifted" },
+        (s.turn || "") + " took ", playingCard(s.lifted, "small"), " from the Discard Pile: the Control Cube paid for it is still to come");
+    }
+    if ((s.laid || []).length) {
+      return el("p", { class: "banner warn", "data-under-way": "laid" },
+        (s.turn || "") + " put ", s.laid.map((c) => playingCard(c, "small")), " on the Discard Pile: Swap Cubes or Claim a Cube, still to finish");
+    }
+    return null;
   }
 
   function scores(b, s) {
@@ -62,6 +75,7 @@
     const over = s.phase === "over";
     return el("div", { class: "hm2" },
       headline(s),
+      underWay(s),
       over ? null : el("p", { class: "note public", "data-public-note": "1" },
         "Hands are hidden until the game ends, so these live scores count Control Cube points only. Each player sees their own hand's score on their player page."),
       scores(b, s),
@@ -84,6 +98,8 @@
       section(null, el("div", { class: "cards hand", "data-hand": player }, (v.hand || []).map((c) => playingCard(c)))),
     ];
     if (v.turn === player) parts.push(el("p", { class: "banner warn" }, v.must_discard ? "Your turn: discard down to five cards." : "Your turn."));
+    const pending = underWay(v);
+    if (pending) parts.push(pending);
     if (v.examined) parts.push(section("The adventurer's hand when you examined it", cardRow(v.examined, (c) => playingCard(c, "small"))));
     parts.push(tableCards(v));
     return el("div", { class: "hm2 view" }, parts);

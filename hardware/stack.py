@@ -74,7 +74,7 @@ class ArrayFrames:
 
     def answers(self, channel: int, seconds: float) -> tuple[int, int]:
         """Over ``seconds``: how often the ISO 15693 pile on ``channel``'s newest card answered a
-        census's first inventory, and how often it did not (the array's topaN and topmN figures)."""
+        census check's first request, and how often it did not (the array's topaN and topmN figures)."""
         answered = missed = 0
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:

@@ -67,7 +67,6 @@ RF_RX_ISO15693 = 0x8D  # ISO 15693, 26 kbit/s receiver
 FLAGS_INVENTORY_16 = 0x06  # high data rate, inventory, 16 slots, no AFI
 FLAGS_INVENTORY_1 = 0x26  # high data rate, inventory, 1 slot (Nb_slots_flag), no AFI
 FLAGS_ADDRESSED = 0x22  # high data rate, addressed
-FLAGS_EVERY_TAG = 0x02  # high data rate, neither addressed nor selected: every tag in the field acts
 ISO_INVENTORY = 0x01
 ISO_STAY_QUIET = 0x02
 ISO_RESET_TO_READY = 0x26
@@ -326,12 +325,3 @@ class PN5180:
         self._send(request)
         got = self._receive(VCD_FRAME_US + VCD_BYTE_US * (len(request) + 2))
         return got is not None and not isinstance(got, str)  # silence, a collision or a garbled answer: not heard
-
-    def wake_all(self):
-        """Reset to Ready to every tag in the field (not addressed: each acts and answers, ISO/IEC
-        15693-3's non-addressed mode): True if anything answered (one answer, several colliding, or garbled)."""
-        self._frame(bytes((CMD_LOAD_RF_CONFIG, RF_TX_ISO15693, RF_RX_ISO15693)))
-        self._clear()
-        request = bytes((FLAGS_EVERY_TAG, ISO_RESET_TO_READY))
-        self._send(request)
-        return self._receive(VCD_FRAME_US + VCD_BYTE_US * (len(request) + 2)) is not None

@@ -18,9 +18,9 @@
 #               inventory counts as answering. One that misses ``miss_limit`` censuses in a row has
 #               departed, stamped with the first check it missed, and is told Reset to Ready: should
 #               it be there after all, it answers the next inventory and arrives again. When every one
-#               of at least LIFTED_MIN cards missed a census, every tag in the field is told Reset to
-#               Ready and asked by a 1-slot Inventory, twice: silence means the pile was lifted whole,
-#               and each departs at once. A census starts ``census_gap_ms`` after the last, at once
+#               of at least LIFTED_MIN cards missed a census, the field goes off and on (every tag
+#               wakes READY) and a 1-slot Inventory asks who is READY, twice: silence means the pile
+#               was lifted whole, and each departs at once. A census starts ``census_gap_ms`` after the last, at once
 #               after one in which a card missed.
 #
 # A census never relies on a card staying quiet, nor on the field waking it: only on its answers.
@@ -179,11 +179,11 @@ class VicinityPoller:
         return False
 
     def _silent(self, ch):
-        """Every card missed the census: is the field empty? Twice, every tag is told Reset to Ready and
-        a 1-slot Inventory asks who is READY; any answer (the cards woken are sorted out next poll) says no."""
+        """Every card missed the census: is the field empty? Twice, the field goes off and on (every tag
+        loses power and wakes READY: a quiet tag serves only addressed requests, so nothing less wakes
+        it) and a 1-slot Inventory asks who is READY; any answer (the cards woken are sorted out next poll) says no."""
         for _ in range(2):
-            if ch.reader.wake_all():
-                return False
+            ch.reader.cycle_field()
             uids, collided = ch.reader.inventory(0, 0, 1)
             if uids or collided:
                 return False

@@ -7,7 +7,7 @@ What it models (docs/hardware.md, "The ISO 15693 pile", says which figures are c
   the tabletop and a resting hand, from the pile table (:class:`PileTable`, the ``iso15693`` part of
   hardware/sim/stack-table.json: ``measured`` false until ``companion hw stack`` is run on real parts);
 - **addressed requests** (Stay Quiet, Reset to Ready, Read Single Block): only the tag with that UID
-  acts or answers, quiet or not (ISO/IEC 15693-3's Quiet state serves addressed requests);
+  acts or answers, quiet or not (ISO/IEC 15693-3's Quiet state serves addressed requests only);
 - **coupling-change resets**: a card slapped on the pile or a hand laid on it (or lifted) shakes the
   coupling, and every tag on the pile loses power for a moment: each forgets Stay Quiet and its
   place in an inventory, and wakes READY;
@@ -250,11 +250,6 @@ class VicinityPile:
             self._inventory = (mask, mask_bits, members)
             self._slot = 0
             return end, self._answer_slot(end, one_slot=bool(flags & FLAG_ONE_SLOT))
-        if command == RESET_TO_READY and not flags & FLAG_ADDRESSED:  # every tag in reach that hears it, answering together
-            woken = [tag for tag, p in reached if self.rng.random() < p]
-            for tag in woken:
-                tag.quiet = False
-            return end, self._reception(end, [(tag, b"\x00") for tag in woken])
         if flags & FLAG_ADDRESSED and len(data) >= 10:
             uid = bytes(reversed(data[2:10]))
             for tag, p in reached:

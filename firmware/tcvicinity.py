@@ -31,11 +31,6 @@ SORT_LIMIT = 48  # inventories sorting out one shake at most (25 cards need abou
 LIFTED_MIN = 3  # every one of at least this many cards missed a census: is the whole pile gone?
 
 
-def low_bits(uid, bits):
-    """The low ``bits`` bits of ``uid`` (as an Inventory's mask compares them: the last on the air are the first)."""
-    return int.from_bytes(uid, "big") & ((1 << bits) - 1)
-
-
 class VicinityState:
     def __init__(self):
         self.order = []  # the census under way: known cards still to check
@@ -100,27 +95,28 @@ class VicinityPoller:
         split by a 16-slot Inventory, 4 bits longer; one that answered is asked once more (a card
         heard may have captured the slot from another)."""
         reader = ch.reader
-        told = set()  # known cards told to keep quiet (or heard) while sorting out
-        slots = [(nibble, 4) for nibble in range(16)]
+        # [mask, mask bits, known cards still to be told to keep quiet], bucketed once: the Pico's own time counts too.
+        slots = [[nibble, 4, []] for nibble in range(16)]
+        for uid in ch.known:
+            slots[uid[-1] & 0x0F][2].append(uid)  # the UID's last 4 bits: the end of its last byte
         for _ in range(SORT_LIMIT):
             if not slots:
                 break
-            members = [[uid for uid in ch.known if uid not in told and low_bits(uid, bits) == mask] for mask, bits in slots]
-            pick = min(range(len(slots)), key=lambda i: len(members[i]))
-            mask, bits = slots.pop(pick)
-            for uid in members[pick]:
+            pick = 0
+            for i in range(1, len(slots)):
+                if len(slots[i][2]) < len(slots[pick][2]):
+                    pick = i
+            mask, bits, members = slots.pop(pick)
+            for uid in members:
                 reader.stay_quiet(uid)
-                told.add(uid)
             got, collided = reader.inventory(mask, bits, 1)
             if got:
                 self._heard(index, ch, got)
-                told.update(got)
-                slots.append((mask, bits))
+                slots.append([mask, bits, []])
             elif collided and bits + 4 <= 64:
                 got, split = reader.inventory(mask, bits)
                 self._heard(index, ch, got)
-                told.update(got)
-                slots += [(mask | (slot << bits), bits + 4) for slot in split]
+                slots += [[mask | (slot << bits), bits + 4, []] for slot in split]
 
     # -- departures -------------------------------------------------------------------------------
 

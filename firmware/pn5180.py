@@ -11,8 +11,12 @@
 #
 # ISO/IEC 15693-3 on top: a 16-slot Inventory (flags 0x06: high data rate, inventory, 16 slots),
 # optionally masked; after each slot the reader sends an EOF alone (TX_CONFIG's data bits cleared)
-# to move every tag on to the next slot, as tueddy's fork of that library does. Stay Quiet and
-# Reset to Ready are addressed (flags 0x22). UIDs travel least significant byte first on the air;
+# to move every tag on to the next slot, as tueddy's fork of that library does. A 1-slot Inventory
+# (flags 0x26: the request flags' Nb_slots_flag set, ISO/IEC 15693-3 "Request flags 5 to 8") asks
+# every READY tag matching the mask to answer at once: silence, one UID, or a collision. Stay Quiet,
+# Reset to Ready and Read Single Block are addressed (flags 0x22); a tag in the Quiet state still
+# serves addressed requests (ISO/IEC 15693-3, "Quiet state"), so Read Single Block asks a quiet card
+# whether it is there without waking it (the ICODE SLIX2 has the command, block 0 is user memory). UIDs travel least significant byte first on the air;
 # this driver takes and returns them most significant byte first (E0 ... as printed on a tag).
 #
 # Runs on MicroPython and CPython (the tests run it against hardware/sim/pn5180.py): no typing.
@@ -61,10 +65,12 @@ RF_TX_ISO15693 = 0x0D  # ISO 15693 ASK100, 26 kbit/s (LOAD_RF_CONFIG's transmitt
 RF_RX_ISO15693 = 0x8D  # ISO 15693, 26 kbit/s receiver
 
 FLAGS_INVENTORY_16 = 0x06  # high data rate, inventory, 16 slots, no AFI
+FLAGS_INVENTORY_1 = 0x26  # high data rate, inventory, 1 slot (Nb_slots_flag), no AFI
 FLAGS_ADDRESSED = 0x22  # high data rate, addressed
 ISO_INVENTORY = 0x01
 ISO_STAY_QUIET = 0x02
 ISO_RESET_TO_READY = 0x26
+ISO_READ_SINGLE_BLOCK = 0x20
 RESPONSE_ERROR_FLAG = 0x01
 
 BUSY_TIMEOUT_US = 20000  # BUSY stuck beyond this: the chip is gone (no command here takes near so long)
@@ -219,21 +225,23 @@ class PN5180:
 
     # -- ISO/IEC 15693 --------------------------------------------------------------------------
 
-    def inventory(self, mask=0, mask_bits=0):
-        """One 16-slot Inventory for the tags whose UID ends in ``mask`` (its low ``mask_bits`` bits).
+    def inventory(self, mask=0, mask_bits=0, slots=16):
+        """One Inventory for the tags whose UID ends in ``mask`` (its low ``mask_bits`` bits), in 16 slots or 1.
 
-        Returns (uids, collided): the UIDs read, and the slots (0-15) in which answers collided,
-        each to be asked again with the mask ``mask | slot << mask_bits``, 4 bits longer.
+        Returns (uids, collided): the UIDs read, and the slots (0-15; 0 alone for a 1-slot inventory)
+        in which answers collided. After a 16-slot inventory each is asked again with the mask
+        ``mask | slot << mask_bits``, 4 bits longer; after a 1-slot one, with the same mask in 16 slots.
         """
         self._frame(bytes((CMD_LOAD_RF_CONFIG, RF_TX_ISO15693, RF_RX_ISO15693)))  # TX_CONFIG back to whole frames
-        request = bytes((FLAGS_INVENTORY_16, ISO_INVENTORY, mask_bits))
+        flags = FLAGS_INVENTORY_1 if slots == 1 else FLAGS_INVENTORY_16
+        request = bytes((flags, ISO_INVENTORY, mask_bits))
         request += bytes((mask >> (8 * i)) & 0xFF for i in range((mask_bits + 7) // 8))
         self._clear()
         self._send(request)
         air_us = VCD_FRAME_US + VCD_BYTE_US * (len(request) + 2)
         uids = []
         collided = []
-        for slot in range(16):
+        for slot in range(1 if slots == 1 else 16):
             got = self._slot(air_us)
             if got is None:
                 pass
@@ -241,7 +249,7 @@ class PN5180:
                 collided.append(slot)
             else:
                 uids.append(got)
-            if slot < 15:
+            if slot < 15 and slots != 1:
                 if slot == 0:  # it stays so until the next LOAD_RF_CONFIG
                     self.write_register(REG_TX_CONFIG, TX_EOF_ONLY_AND_MASK, CMD_WRITE_REGISTER_AND_MASK)
                 self._clear()
@@ -249,8 +257,8 @@ class PN5180:
                 air_us = VCD_FRAME_US
         return uids, collided
 
-    def _slot(self, air_us):
-        """What one slot heard: None (silence), "collision", or a UID (garbled answers count as errors, None)."""
+    def _receive(self, air_us):
+        """What came back after a transmission: None (silence), "collision", "error" (garbled), or the answer's bytes."""
         start = self._ticks_us()
         irq = 0
         while True:
@@ -268,14 +276,21 @@ class PN5180:
             self.collisions += 1
             return "collision"
         count = status & RX_BYTES_MASK
-        if status & (RX_INTEGRITY_ERROR | RX_PROTOCOL_ERROR) or irq & IRQ_GENERAL_ERROR or count != 10:
+        if status & (RX_INTEGRITY_ERROR | RX_PROTOCOL_ERROR) or irq & IRQ_GENERAL_ERROR or not count:
             self.errors += 1
+            return "error"
+        return self._frame(bytes((CMD_READ_DATA, 0)), count)
+
+    def _slot(self, air_us):
+        """What one inventory slot heard: None (silence), "collision", or a UID (garbled answers count as errors, None)."""
+        got = self._receive(air_us)
+        if got is None or got == "collision":
+            return got
+        if got == "error" or len(got) != 10 or got[0] & RESPONSE_ERROR_FLAG:
+            if got != "error":
+                self.errors += 1
             return None
-        answer = self._frame(bytes((CMD_READ_DATA, 0)), count)
-        if answer[0] & RESPONSE_ERROR_FLAG:
-            self.errors += 1
-            return None
-        return bytes(reversed(answer[2:10]))
+        return bytes(reversed(got[2:10]))
 
     def _addressed(self, command, uid, answers):
         request = bytes((FLAGS_ADDRESSED, command)) + bytes(reversed(uid))
@@ -300,3 +315,13 @@ class PN5180:
     def reset_to_ready(self, uid):
         """Addressed Reset to Ready: a quiet ``uid`` answers Inventories again (no answer needed: the next inventory tells)."""
         self._addressed(ISO_RESET_TO_READY, uid, True)
+
+    def check(self, uid):
+        """Is ``uid`` on the pile? An addressed Read Single Block of block 0: True if it answered (an
+        error answer too: only that tag answers an addressed request). A quiet tag stays quiet."""
+        request = bytes((FLAGS_ADDRESSED, ISO_READ_SINGLE_BLOCK)) + bytes(reversed(uid)) + b"\x00"
+        self._frame(bytes((CMD_LOAD_RF_CONFIG, RF_TX_ISO15693, RF_RX_ISO15693)))
+        self._clear()
+        self._send(request)
+        got = self._receive(VCD_FRAME_US + VCD_BYTE_US * (len(request) + 2))
+        return got is not None and not isinstance(got, str)  # silence, a collision or a garbled answer: not heard

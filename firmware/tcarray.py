@@ -261,7 +261,7 @@ class ArrayFirmware:
             ch.ok = True
             ch.woken = True
             if ch.kind == VPILE:
-                ch.vicinity = VicinityState()  # its field came on: no tag is quiet, and a census starts
+                ch.vicinity = VicinityState()  # its field came on: no tag is quiet; the first poll hears and quiets them
         except OSError:
             ch.ok = False
             ch.retry_at = now + self.retry_ms

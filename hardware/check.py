@@ -237,7 +237,7 @@ class ArrayCheck:
                            ("pin_us", "Pin.value() on a chip-select pin")):
             lines.append(f"  {what:<58} {t[name] + ' us' if name in t else 'not measured (no reader answers)'}")
         if "census_ms" in t:
-            lines.append(f"  {'ISO 15693 pile census (field off, inventories to silence)':<58} mean {t['census_ms']} ms, "
+            lines.append(f"  {'ISO 15693 pile census (each card asked by its UID)':<58} mean {t['census_ms']} ms, "
                          f"max {t.get('census_max', '?')} ms over {t.get('censuses', '?')} censuses")
         if "round_ms" in t:
             lines.append(f"  {'polling round, as the readers lie now':<58} mean {t['round_ms']} ms, max {t.get('max_ms', '?')} ms "

@@ -74,7 +74,7 @@ class ArrayFrames:
 
     def answers(self, channel: int, seconds: float) -> tuple[int, int]:
         """Over ``seconds``: how often the ISO 15693 pile on ``channel``'s newest card answered a
-        census's first inventory, and how often it did not (the array's topaN and topmN figures)."""
+        census check's first request, and how often it did not (the array's topaN and topmN figures)."""
         answered = missed = 0
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
@@ -94,7 +94,7 @@ def measure_stack(
     """Guide the person through laying up to ``cards`` cards on ``channel``; the stack table it gives.
 
     ``listen_s`` (an ISO 15693 pile, ``--iso15693``): after each card is reported, listen that long
-    to how often it answers the censuses, untouched; the rates become the table's iso15693 answers."""
+    to how often it answers its census checks, untouched; the rates become the table's iso15693 answers."""
     reader = ArrayChannel("", channel).reader_id
     say(f"Clear {reader}. Lay cards on it one at a time, squarely on the stack as in play, and press Enter after "
         f"each (type q and Enter to stop early).")
@@ -125,7 +125,7 @@ def measure_stack(
             return _table(frames, reader, depth, rows)
         depth = card
         rate = rows[-1].answer
-        say(f"card {card} reported ({rows[-1].ms} ms)" + (f", answered {rate:.3f} of the censuses" if rate is not None else ""))
+        say(f"card {card} reported ({rows[-1].ms} ms)" + (f", answered {rate:.3f} of its census checks" if rate is not None else ""))
     say(f"{reader} read all {cards} cards laid: it reads at least {depth} deep (lay more with --cards)")
     return _table(frames, reader, depth, rows)
 

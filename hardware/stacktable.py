@@ -30,7 +30,7 @@ class StackRow:
     ms: int | None = None
     """Milliseconds from the person's Enter to the reader's arrival frame (None: not seen)."""
     answer: float | None = None
-    """ISO 15693 pile: how often this card, the newest, answered a census's first inventory (None: not listened for)."""
+    """ISO 15693 pile: how often this card, the newest, answered the first request of a census check (None: not listened for)."""
 
 
 @dataclass(frozen=True)

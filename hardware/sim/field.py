@@ -1,7 +1,7 @@
 """Simulated MFRC522 chips on a simulated SPI bus, over a simulated 13.56 MHz field full of tags.
 
 The firmware's own driver (``firmware/mfrc522.py``) runs against these unchanged, on CPython: every
-register access goes through :class:`SimBus` and the chip-select pins, as on the Pico.
+register access goes through :class:`~hardware.sim.spi.SimBus` and the chip-select pins, as on the Pico.
 
 What the field models (docs/hardware.md, "The pile mechanism", names the sources):
 
@@ -39,6 +39,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from hardware.sim.spi import SimBus
 from hardware.stacktable import SHIPPED_TABLE, StackTable
 
 REQA = 0x26
@@ -269,8 +270,11 @@ class SimChip:
 
     # -- SPI: one transaction between chip-select low and high -----------------------------
 
-    def begin(self) -> None:
+    def select(self) -> None:
         self._addr = None
+
+    def deselect(self) -> None:
+        pass  # a register access ends with its bytes: nothing waits for the chip-select to rise
 
     def spi_write(self, data: bytes) -> None:
         for byte in data:
@@ -381,54 +385,6 @@ class SimChip:
         self.fifo = list(from_bits(merged, rx_align))
         self.regs[REG_CONTROL] = (rx_align + len(merged)) % 8  # RxLastBits
         self.regs[REG_COM_IRQ] = self.regs.get(REG_COM_IRQ, 0) | 0x30  # RxIRq | IdleIRq
-
-
-class SimBus:
-    """An SPI bus whose chip-select pins route each transaction to one chip."""
-
-    def __init__(self) -> None:
-        self.selected: SimChip | None = None
-        self.transactions = 0
-        self.bytes = 0
-        """Bytes clocked over the bus so far (both directions at once: one per clock byte)."""
-
-    def pin(self, chip: SimChip) -> "SimPin":
-        return SimPin(self, chip)
-
-    def write(self, data: bytes) -> None:
-        if self.selected is None:
-            raise AssertionError("SPI write with no chip selected")
-        self.bytes += len(data)
-        self.selected.spi_write(data)
-
-    def read(self, count: int, write: int = 0) -> bytes:
-        if self.selected is None:
-            raise AssertionError("SPI read with no chip selected")
-        self.bytes += count
-        return self.selected.spi_read(count)
-
-
-class SimPin:
-    """A chip-select output: low selects its chip (two selected at once is a wiring fault)."""
-
-    def __init__(self, bus: SimBus, chip: SimChip) -> None:
-        self.bus = bus
-        self.chip = chip
-        self.level = 1
-
-    def value(self, level: int | None = None) -> int:
-        if level is None:
-            return self.level
-        if level == 0 and self.level == 1:
-            if self.bus.selected is not None:
-                raise AssertionError("two chips selected at once")
-            self.bus.selected = self.chip
-            self.bus.transactions += 1
-            self.chip.begin()
-        elif level == 1 and self.level == 0:
-            self.bus.selected = None
-        self.level = level
-        return level
 
 
 class SimField:

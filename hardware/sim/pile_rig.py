@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from hardware.protocol import Frame, TagFrame, parse_frame
-from hardware.sim.field import FieldSettings, SimChip, SimField, SimPin
+from hardware.sim.field import FieldSettings, SimChip, SimField
 from hardware.sim.firmware import firmware_module
-from hardware.sim.pn5180 import SPI_FRAME_US, SimBusy, SimClockUs, SimNss, SimPN5180, SimSpi
+from hardware.sim.pn5180 import SPI_FRAME_US, SimBusy, SimClockUs, SimPN5180
+from hardware.sim.spi import SimPin
 from hardware.sim.vicinity import PileTable, VicinityPile
 from hardware.stacktable import SHIPPED_TABLE
 
@@ -72,7 +73,6 @@ class PileRig:
         neighbours = tuple(neighbours)
         pads = [i for i, k in enumerate(self.kinds) if k != VPILE]
         self.field = SimField(len(self.kinds), FieldSettings(seed=seed), [(a, b) for a, b in neighbours if a in pads and b in pads])
-        self.spi = SimSpi()
         self.piles: dict[int, VicinityPile] = {}
         self.chips: dict[int, SimPN5180] = {}
         readers: list[Any] = []
@@ -81,7 +81,8 @@ class PileRig:
                 pile = VicinityPile(self.table, random.Random(rng.random()))
                 chip = SimPN5180(self.clock, pile)
                 self.piles[channel], self.chips[channel] = pile, chip
-                readers.append(pn5180.PN5180(self.spi, SimNss(self.spi, chip), SimBusy(chip), self.clock.ticks_us,
+                # One SPI bus for every reader, as main.py wires the array: a PN5180 and an MFRC522 selected at once fails.
+                readers.append(pn5180.PN5180(self.field.bus, self.field.bus.pin(chip), SimBusy(chip), self.clock.ticks_us,
                                              self.clock.ticks_diff, self.clock.sleep_ms))
             else:
                 readers.append(mfrc522.MFRC522(self.field.bus, TimedPin(self.field.pins[channel], self.clock), self.clock.sleep_ms))

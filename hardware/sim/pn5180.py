@@ -189,46 +189,6 @@ class SimPN5180:
         self.regs[reg] = value
 
 
-class SimSpi:
-    """The SPI bus as MicroPython's ``machine.SPI`` is used by the driver: ``write`` and ``read``."""
-
-    def __init__(self) -> None:
-        self.selected: SimPN5180 | None = None
-
-    def write(self, data: bytes) -> None:
-        if self.selected is None:
-            raise AssertionError("SPI write with no PN5180 selected")
-        self.selected.spi_write(data)
-
-    def read(self, count: int, write: int = 0) -> bytes:
-        if self.selected is None:
-            raise AssertionError("SPI read with no PN5180 selected")
-        return self.selected.spi_read(count)
-
-
-class SimNss:
-    """A PN5180's chip-select: low selects it, high ends the frame (and the chip starts on it)."""
-
-    def __init__(self, bus: SimSpi, chip: SimPN5180) -> None:
-        self.bus = bus
-        self.chip = chip
-        self.level = 1
-
-    def value(self, level: int | None = None) -> int:
-        if level is None:
-            return self.level
-        if level == 0 and self.level == 1:
-            if self.bus.selected is not None:
-                raise AssertionError("two chips selected at once")
-            self.bus.selected = self.chip
-            self.chip.select()
-        elif level == 1 and self.level == 0:
-            self.bus.selected = None
-            self.chip.deselect()
-        self.level = level
-        return level
-
-
 class SimBusy:
     """A PN5180's BUSY output as an input pin; each read costs the time a ``Pin.value()`` takes."""
 

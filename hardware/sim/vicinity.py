@@ -6,11 +6,13 @@ What it models (docs/hardware.md, "The ISO 15693 pile", says which figures are c
 - **each tag's answer probability** from its depth in the stack, its sticker's staggered position,
   the tabletop and a resting hand, from the pile table (:class:`PileTable`, the ``iso15693`` part of
   hardware/sim/stack-table.json: ``measured`` false until ``companion hw stack`` is run on real parts);
+- **addressed requests** (Stay Quiet, Reset to Ready, Read Single Block): only the tag with that UID
+  acts or answers, quiet or not (ISO/IEC 15693-3's Quiet state serves addressed requests only);
 - **coupling-change resets**: a card slapped on the pile or a hand laid on it (or lifted) shakes the
   coupling, and every tag on the pile loses power for a moment: each forgets Stay Quiet and its
   place in an inventory, and wakes READY;
 - **16-slot collisions**: each READY tag matching the mask answers in the slot given by the next 4
-  bits of its UID; two or more answers collide, unless one is captured (decoded cleanly, the others
+  bits of its UID (in a 1-slot inventory, at once); two or more answers collide, unless one is captured (decoded cleanly, the others
   lost) with the table's ``capture`` probability;
 - **real timing** (ISO/IEC 15693-2 and -3, cited, not read on this machine: the figures are the
   standard's as NXP's and TI's application notes give them): a request at 1 out of 4 takes 302.08 us a
@@ -53,6 +55,7 @@ T3_SILENT_US = 4384 / FC_HZ * 1e6 + VICC_SOF_US
 INVENTORY = 0x01
 STAY_QUIET = 0x02
 RESET_TO_READY = 0x26
+READ_SINGLE_BLOCK = 0x20
 FLAG_INVENTORY = 0x04
 FLAG_ADDRESSED = 0x20
 FLAG_ONE_SLOT = 0x20  # with the inventory flag: Nb_slots_flag, 1 slot instead of 16
@@ -257,6 +260,8 @@ class VicinityPile:
                     if command == RESET_TO_READY:
                         tag.quiet = False
                         return end, self._reception(end, [(tag, b"\x00")])
+                    if command == READ_SINGLE_BLOCK:  # served in any state, quiet too: flags, then block 0's 4 bytes
+                        return end, self._reception(end, [(tag, b"\x00" + tag.uid[-4:])])
         self.next_tx_at = end + T3_SILENT_US
         return end, None
 

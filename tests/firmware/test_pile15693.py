@@ -70,7 +70,7 @@ def test_cards_sharing_their_low_byte_are_told_apart_by_longer_masks() -> None:
     assert departures(rig) == []
 
 
-def test_a_card_pulled_from_the_middle_departs_after_three_censuses_and_no_other_does() -> None:
+def test_a_card_pulled_from_the_middle_departs_after_missing_censuses_in_a_row_and_no_other_does() -> None:
     rig = booted(["vpile"], table=SURE)
     cards = slix_uids(random.Random(2), 10)
     for uid in cards:
@@ -81,7 +81,7 @@ def test_a_card_pulled_from_the_middle_departs_after_three_censuses_and_no_other
     rig.run(3000)
     gone = departures(rig, since)
     assert [f.uid.upper() for f in gone] == [cards[4].hex().upper()]
-    assert pulled_at <= gone[0].ms < pulled_at + 1000  # stamped with the first census that missed it
+    assert pulled_at <= gone[0].ms < pulled_at + 1000  # stamped with the first check that missed it
     assert rig.known(0) == cards[:4] + cards[5:]
 
 
@@ -100,9 +100,9 @@ def test_hands_resting_on_a_full_pile_beside_polling_pads_cause_no_departure() -
     assert result.false_departures == []
 
 
-def test_a_quiet_card_kept_powered_by_a_neighbouring_field_is_told_reset_to_ready_not_lost() -> None:
-    # Pile 0's field reaches pile 1's tags (powering them, never reading them): pile 1's field going
-    # off for its census does not wake them READY, so only Reset to Ready brings them back.
+def test_quiet_cards_kept_powered_by_a_neighbouring_field_are_not_lost() -> None:
+    # Pile 0's field reaches pile 1's tags (powering them, never reading them): pile 1's census asks
+    # each quiet card by an addressed request, which needs neither a field going off nor the card awake.
     rig = booted(["vpile", "vpile"], table=SURE, reach=[(0, 1, 0.0)])
     cards = slix_uids(random.Random(8), 5)
     for uid in cards:
@@ -114,13 +114,14 @@ def test_a_quiet_card_kept_powered_by_a_neighbouring_field_is_told_reset_to_read
     assert rig.known(0) == []
 
 
-def test_a_pile_whose_requests_reach_a_neighbouring_pile_reports_its_cards_too() -> None:
-    # Why the firmware refuses neighbouring piles: with reach, one card is on two piles.
+def test_a_pile_whose_requests_reach_a_neighbouring_pile_takes_its_cards() -> None:
+    # Why the firmware refuses neighbouring piles: with reach, pile 0 (polled first) reads the card laid
+    # on pile 1 and tells it to keep quiet, so the card is reported on the wrong pile and never on its own.
     rig = booted(["vpile", "vpile"], table=SURE, reach=[(0, 1, 1.0)])
     uid = slix_uids(random.Random(9), 1)[0]
     rig.piles[1].place(uid)
     rig.run(500)
-    assert rig.known(0) == [uid] and rig.known(1) == [uid]
+    assert rig.known(0) == [uid] and rig.known(1) == []
     with pytest.raises(ValueError, match="neighbouring piles"):
         PileRig(["vpile", "vpile"], neighbours=[(0, 1)])
     with pytest.raises(ValueError, match="neighbouring piles"):
@@ -169,3 +170,46 @@ def test_the_newest_cards_answer_rate_in_the_census_figures_is_the_one_its_physi
     missed = sum(int(f.get("topm0", 0)) for f in figures)
     assert answered + missed > 100
     assert 0.5 < answered / (answered + missed) < 0.7
+
+
+def test_the_census_asks_a_quiet_card_without_waking_it_and_a_new_card_answers_alone() -> None:
+    rig = booted(["vpile"], table=SURE)
+    cards = slix_uids(random.Random(11), 6)
+    for uid in cards:
+        rig.place_until_reported(0, uid)
+    rig.run(2000)
+    tags = list(rig.piles[0].stack)
+    state = rig.firmware.channels[0].vicinity
+    since, shakes = len(rig.frames), state.shakes
+    rig.run(2000)
+    censuses = sum(int(dict(f.figures).get("censuses", 0)) for f in rig.frames[since:] if isinstance(f, TimingFrame))
+    assert censuses >= 2 and all(tag.quiet for tag in tags)  # checked, and still quiet
+    # A card slid in without moving the others (no shake): the poll's 1-slot inventory hears it alone.
+    uid = slix_uids(random.Random(12), 1)[0]
+    tag = rig.piles[0].place(uid)
+    for other in tags:
+        other.quiet = True
+    rig.run(100)
+    assert rig.known(0) == cards + [uid] and tag.quiet
+    assert state.shakes == shakes
+
+
+def test_a_pile_lifted_whole_is_cleared_by_one_census_and_a_silent_field_but_a_card_left_keeps_its_place() -> None:
+    rig = booted(["vpile"], table=SURE)
+    cards = slix_uids(random.Random(13), 8)
+    for uid in cards:
+        rig.place_until_reported(0, uid)
+    rig.run(1000)
+    since = len(rig.frames)
+    took = rig.lift_until_cleared(0)
+    assert took is not None and took < 1000  # one census of 8 cards and the silence test, not four censuses
+    assert sorted(f.uid.upper() for f in departures(rig, since)) == sorted(uid.hex().upper() for uid in cards)
+    for uid in cards:
+        rig.place_until_reported(0, uid)
+    rig.run(1000)
+    since = len(rig.frames)
+    for uid in cards[1:]:  # all but the bottom card lifted: the census hears it, so each departs on its own count
+        rig.piles[0].take(uid)
+    rig.run(3000)
+    assert sorted(f.uid.upper() for f in departures(rig, since)) == sorted(uid.hex().upper() for uid in cards[1:])
+    assert rig.known(0) == cards[:1]

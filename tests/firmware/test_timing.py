@@ -9,7 +9,7 @@ from typing import Any
 
 from hardware.polltime import measured_cost
 from hardware.protocol import MAX_LINE, HeartbeatFrame, StatsFrame, TimingFrame, parse_frame
-from hardware.sim.field import SimBus
+from hardware.sim.spi import SimBus
 from hardware.sim.firmware import FirmwareRig
 
 TRANSACTION_US = 40

@@ -18,7 +18,7 @@ from companion.core import (
 from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
-from companion.contract.dispatch import MoveTable
+from companion.contract.dispatch import Apply, Check, MoveTable
 from companion.contract.game import Game
 from companion.contract.players import not_a_player
 from . import dice, entry, picks, resolve, rounds, table, views
@@ -72,7 +72,9 @@ class Everest(Game[EverestState]):
         return self.check(state, move)
 
     def check(self, state: EverestState, move: Move) -> Verdict:
-        check = MOVES.checker(move)
+        check = _CHECKS.get(type(move))  # (MOVES.checker, read here: every move asks)
+        if check is None:
+            raise MOVES.unknown(move)
         if move.by in state.players:  # a player (most moves): not_a_player has nothing to say
             return check(state, move)
         # EV-PLAYER; the end of a round may be entered by nobody in particular
@@ -80,7 +82,10 @@ class Everest(Game[EverestState]):
         return refused or check(state, move)
 
     def apply(self, state: EverestState, move: Move) -> EverestState:
-        return MOVES.apply(state, move)
+        apply = _APPLIES.get(type(move))  # (MOVES.apply, read here: every move asks)
+        if apply is None:
+            raise MOVES.unknown(move)
+        return apply(state, move)
 
     # -- the end ----------------------------------------------------------------------------------
 
@@ -290,14 +295,18 @@ def _apply_set_aside(state: EverestState, move: SetAside) -> EverestState:
     return rounds.chosen(state, state.players.index(move.by), move.coins)  # checked: a player
 
 
-MOVES: MoveTable[EverestState] = MoveTable("Everest", {
+_HANDLERS: dict[type[Move], tuple[Check[EverestState], Apply[EverestState]]] = {
     Plan: (_check_plan, _apply_plan),
     Roll: (_check_roll, _apply_roll),
     Order: (_check_order, _apply_order),
     EndRound: (_check_end_round, _apply_end_round),
     Heal: (_check_choice, _apply_heal),
     SetAside: (_check_choice, _apply_set_aside),
-})
+}
+MOVES: MoveTable[EverestState] = MoveTable("Everest", _HANDLERS)
+_CHECKS: dict[type[Move], Check[EverestState]] = {kind: pair[0] for kind, pair in _HANDLERS.items()}
+_APPLIES: dict[type[Move], Apply[EverestState]] = {kind: pair[1] for kind, pair in _HANDLERS.items()}
+"""MOVES's two halves as plain dicts, for Everest.check and apply to read without a method call."""
 
 
 GAME_INSTANCE = Everest()

@@ -111,25 +111,25 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
     if here is None or mp <= 0:
         return
     start = here
-    ray = t.board.lines[direction][here] or ()
-    name = t.names[seat]
+    loud = t.loud  # (the words only for a board whose events are read)
     stop = ""
-    for there, rise, cost, beyond, push_rise in ray:
+    # pos[seat] is written once, at the end: the mover's old square lies behind it on the line,
+    # so the squares ahead are found (and pushed from) the same with it still there.
+    for there, rise, cost, beyond, push_rise in t.board.lines[direction][here] or ():
         if rise >= 2:
-            if t.loud:  # (the words only for a board whose events are read)
-                stop = f"EV-CLIFF-UP: {name}'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP"
+            if loud:
+                stop = f"EV-CLIFF-UP: {t.names[seat]}'s yeti runs into a cliff at {TEXTS[there]} and loses its last {mp} MP"
             break
         pushed = None
         if there in pos:
             pushed = pos.index(there)
-            other = t.names[pushed]
             if push_rise is not None and push_rise >= 2:
-                if t.loud:
-                    stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s up a cliff and loses its last {mp} MP"
+                if loud:
+                    stop = f"EV-PUSH-BLOCKED: {t.names[seat]}'s yeti cannot push {t.names[pushed]}'s up a cliff and loses its last {mp} MP"
                 break
             if push_rise is not None and beyond in pos:
-                if t.loud:
-                    stop = f"EV-PUSH-BLOCKED: {name}'s yeti cannot push {other}'s into another yeti and loses its last {mp} MP"
+                if loud:
+                    stop = f"EV-PUSH-BLOCKED: {t.names[seat]}'s yeti cannot push {t.names[pushed]}'s into another yeti and loses its last {mp} MP"
                 break
             if rise <= -2:
                 cost += 0  # EV-PUSH-FALL: falling off a cliff gives a free push
@@ -138,28 +138,29 @@ def move(t: Scratch, seat: int, direction: Direction, mp: int, what: str = "move
             else:
                 cost += 1
         if cost > mp:
-            if t.loud:
+            if loud:
                 short = "EV-PUSH" if pushed is not None else "EV-MOVE"
-                stop = f"{short}: {name}'s yeti has {mp} MP left, not the {cost} it needs to go on"
+                stop = f"{short}: {t.names[seat]}'s yeti has {mp} MP left, not the {cost} it needs to go on"
             break
         mp -= cost
         if pushed is not None:
-            t._knocked(pushed, there, beyond, f"pushed {direction} by {name}'s" if t.loud else "")  # beyond None: off the edge
-        pos[seat] = here = there
+            t._knocked(pushed, there, beyond, f"pushed {direction} by {t.names[seat]}'s" if loud else "")  # beyond None: off the edge
+        here = there
         if rise <= -2:
             t.damage[seat] += 1
-            if t.loud:
-                t.events.append(f"EV-FALL: {name}'s yeti falls off the cliff to {TEXTS[there]} and takes 1 damage")
+            if loud:
+                t.events.append(f"EV-FALL: {t.names[seat]}'s yeti falls off the cliff to {TEXTS[there]} and takes 1 damage")
         if mp <= 0:
             break
     else:  # MP left at the end of the ray: the next step is off the edge
-        if here != start and t.loud:
-            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
-        t._leave_board(seat, f"{what} {direction}" if t.loud else "")
+        if here != start and loud:
+            t.events.append(f"{rule}: {t.names[seat]}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
+        t._leave_board(seat, f"{what} {direction}" if loud else "")
         return
-    if t.loud:
+    pos[seat] = here
+    if loud:
         if here != start:
-            t.events.append(f"{rule}: {name}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
+            t.events.append(f"{rule}: {t.names[seat]}'s yeti {what} {direction} from {TEXTS[start]} to {TEXTS[here]}")
         if stop:
             t.events.append(stop)
 

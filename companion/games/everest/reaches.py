@@ -160,27 +160,35 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             masks.append(found[here])
     pushers = [(k, i, _SHIFTS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
     cells = board.cells
-    grew = True
-    while grew:
-        grew = False
-        for k_self, (i, _, seat, _, _) in enumerate(parts):
-            squares = where.get(seat)
-            if squares is None:
-                continue
-            before = squares
-            for k, j, shift in pushers:
-                pusher = masks[k]
-                if j != i and squares & pusher:  # (mostly not: then that part displaces it nowhere)
-                    squares = _pushed_on(squares, pusher, shift, cells)
-            if squares != before:
-                grew = True
-                where[seat] = squares
-                from_each, mask = tables[k_self], 0
-                while squares:  # (the part's reach from each square it could stand on)
-                    low = squares & -squares
-                    mask |= from_each[low.bit_length() - 1]
-                    squares ^= low
-                masks[k_self] = mask
+    # A worklist rather than rounds over every part until none grows (the same least fixed point,
+    # every step only grows): each part is looked at once, and again only when what it depends on
+    # grew, its own squares or a reach of another unit's pushing part that holds its yeti.
+    todo = list(range(len(parts)))
+    while todo:
+        k_self = todo.pop()
+        i, kind, seat, _, _ = parts[k_self]
+        squares = where.get(seat)
+        if squares is None:
+            continue
+        before = squares
+        for k, j, shift in pushers:
+            pusher = masks[k]
+            if j != i and squares & pusher:  # (mostly not: then that part displaces it nowhere)
+                squares = _pushed_on(squares, pusher, shift, cells)
+        if squares != before:
+            where[seat] = squares
+            from_each, mask = tables[k_self], 0
+            while squares:  # (the part's reach from each square it could stand on)
+                low = squares & -squares
+                mask |= from_each[low.bit_length() - 1]
+                squares ^= low
+            masks[k_self] = mask
+            if k_self not in todo:
+                todo.append(k_self)  # another pusher may take it further from its new squares
+            if kind != "roar":  # its reach grew: the other units' yeti in it may be displaced further
+                for k, (j, _, other, _, _) in enumerate(parts):
+                    if j != i and where.get(other, 0) & mask and k not in todo:
+                        todo.append(k)
     out = list(reaches)
     for (i, _, _, _, _), mask in zip(parts, masks):
         out[i] |= mask

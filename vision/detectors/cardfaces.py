@@ -210,17 +210,19 @@ class GlyphTemplates:
     def suit_evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
         """What the suit is decided on (bench/suit_margins.py reports it on camera-processed frames):
         the ink as seen, or when that leaves the suit unknown, the ink softened by
-        :data:`SOFTEN_MM` when that names the suit the outline leaned to (a webcam's sharpening
-        thins a spade's edges until its outline is unsure)."""
+:data:`SOFTEN_MM` when that names the suit the outline leaned to, or one at the strict
+        limits when it leaned to neither (a webcam's sharpening thins a spade's edges until its
+        outline is unsure)."""
         seen = self._evidence(ink, px_per_mm, candidates, blur)
-        # only a suit the outline leans to at its looser limits, printed at the templates' size,
-        # and only when the softened outline names that same suit
-        if seen.decide(self.own)[0] is not None or seen.loose is None or abs(seen.size - 1.0) > SOFTEN_SIZE:
+        # only a suit printed at the templates' size; the softened outline must name the suit the
+        # outline leaned to at its looser limits, or, when it leaned to neither, name one at its strict limits
+        if seen.decide(self.own)[0] is not None or len(candidates) < 2 or abs(seen.size - 1.0) > SOFTEN_SIZE:
             return seen
         soft = np.asarray(cv2.GaussianBlur(ink, (0, 0), SOFTEN_MM * px_per_mm), np.float32)
         softened = self._evidence(soft, px_per_mm, candidates, blur)
         named = softened.decide(self.own)[0]
-        return softened if named is not None and named == seen.loose else seen
+        ok = named == seen.loose if seen.loose is not None else softened.strict is not None
+        return softened if named is not None and ok else seen
 
     def _evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
         probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()

@@ -210,7 +210,7 @@ class GlyphTemplates:
     def suit_evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
         """What the suit is decided on (bench/suit_margins.py reports it on camera-processed frames):
         the ink as seen, or when that leaves the suit unknown, the ink softened by
-:data:`SOFTEN_MM` when that names the suit the outline leaned to, or one at the strict
+        :data:`SOFTEN_MM` when that names the suit the outline leaned to, or one at the strict
         limits when it leaned to neither (a webcam's sharpening thins a spade's edges until its
         outline is unsure)."""
         seen = self._evidence(ink, px_per_mm, candidates, blur)

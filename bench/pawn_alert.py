@@ -42,8 +42,8 @@ from companion.demo.camera import FPS  # noqa: E402
 from companion.demo.measure import table_games  # noqa: E402
 from companion.demo.runner import SensorRun  # noqa: E402
 from companion.games import get_spec  # noqa: E402
-from companion.games.everest.sensors import yeti_squares  # noqa: E402
 from companion.log.store import LogRow  # noqa: E402
+from tests.games.everest_scenes import a_misplaced_pawn  # noqa: E402
 
 SPEC = get_spec("everest")
 GAME = next(g for g in table_games(SPEC, 0) if g.name == "whole-game.jsonl")
@@ -52,14 +52,7 @@ GAME = next(g for g in table_games(SPEC, 0) if g.name == "whole-game.jsonl")
 def one_run(folder: Path) -> dict[str, float]:
     run = SensorRun(SPEC, GAME.header, folder, fast=True)
     try:
-        played = 0
-        while not run.report.confirmed:  # up to the first move that moved the yeti
-            run.play([GAME.moves[played]], GAME.header)
-            played += 1
-        squares = yeti_squares(run.session.state)
-        player, (x, y) = next(iter(squares.items()))
-        wrong = next((c, r) for c in range(1, 9) for r in range(1, 7)
-                     if (c, r) not in squares.values() and abs(c - x) + abs(r - y) == 1)
+        _, squares, player, wrong = a_misplaced_pawn(run, GAME)  # up to the first move that moved the yeti
         alerted = threading.Event()
         at: list[float] = []
 

@@ -22,6 +22,7 @@ from companion.demo.measure import TableGame, play_through, table_games
 from companion.demo.runner import SensorRun
 from companion.games import get_spec
 from companion.games.everest.sensors import yeti_squares
+from tests.games.everest_scenes import a_misplaced_pawn
 
 pytestmark = pytest.mark.slow
 
@@ -51,13 +52,7 @@ def test_a_misplaced_pawn_raises_an_alert_within_two_seconds(tmp_path: Path) -> 
     game = _game("whole-game.jsonl")
     run = SensorRun(SPEC, game.header, tmp_path / "run", fast=True)
     try:
-        played = 0
-        while not run.report.confirmed:  # up to the first move that moved the yeti
-            run.play([game.moves[played]], game.header)
-            played += 1
-        squares = yeti_squares(run.session.state)
-        player, (x, y) = next(iter(squares.items()))
-        wrong = next((c, r) for c in range(1, 9) for r in range(1, 7) if (c, r) != (x, y) and (c, r) not in squares.values() and abs(c - x) + abs(r - y) == 1)
+        played, squares, player, wrong = a_misplaced_pawn(run, game)  # up to the first move that moved the yeti
         last = run.log.last_seq
         assert run.camera is not None
         run.camera.hand = True  # a hand puts the pawn down, as at the table (its frames count in the 2 s)

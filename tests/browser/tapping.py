@@ -181,8 +181,7 @@ class Tapper:
         guarded = self.guard and session.game.judge(session.state, move).ok
         while self.taps < 200:
             if guarded:
-                why = self.page.evaluate(LEADS_ON)
-                assert why == "", f"entering {target} at row {before}: {why}"
+                assert (why := self._leads_on()) == "", f"entering {target} at row {before}: {why}"
             if any(self.same(offered, target) for offered in self.values("quick:")):
                 self.tap_value("quick:", target)
                 self.taps += 1
@@ -227,6 +226,17 @@ class Tapper:
             if session.log.last_seq > before:
                 return self._sent(session, before)
         raise AssertionError(f"more than 200 taps for {target}")
+
+    def _leads_on(self) -> str:
+        """:data:`LEADS_ON` of the builder as drawn: a live update may be redrawing it just now (a busy
+        machine showed one between a tap's answer and this check), so it is read once drawn again."""
+        why = ""
+        for _ in range(3):
+            self.ready()
+            why = self.page.evaluate(LEADS_ON)
+            if why != "the builder is not drawn":
+                break
+        return str(why)
 
     def _parts(self, wanted: Any) -> bool:
         """A value made of parts (an Everest planned coin, web/static/parts.js): tap each part but the

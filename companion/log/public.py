@@ -4,7 +4,7 @@ move's sentences with the hidden card names blanked. The public page, the stream
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from companion.core import JsonObject, Move, ObservationKind
@@ -16,21 +16,19 @@ from companion.log.store import LogRow
 
 def hidden_values(move: Move) -> set[str]:
     """The card names a move's hidden fields carry (a drawn card, a face-down play)."""
-    found: set[str] = set()
+    return {text for name in move.hidden_fields for text in strings(getattr(move, name, None))}
 
-    def collect(value: Any) -> None:
-        if isinstance(value, str):
-            found.add(value)
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                collect(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                collect(item)
 
-    for name in move.hidden_fields:
-        collect(getattr(move, name, None))
-    return found
+def strings(value: Any) -> Iterator[str]:
+    """Every string in ``value``, a move field or JSON (lists, tuples and a mapping's values, at any depth)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from strings(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from strings(item)
 
 
 def redact(verdict: JsonObject, hidden: set[str]) -> JsonObject:
@@ -63,21 +61,11 @@ def card_names(game: Game[Any], state: Any, value: Any) -> dict[str, str]:
     with these, so the engine's identity of copies never reaches a person (issue 22); the value itself
     stays the engine's."""
     names: dict[str, str] = {}
-
-    def collect(value: Any) -> None:
-        if isinstance(value, str):
-            said = game.card_name(state, value)
-            if said != value:
-                names[value] = said
-        elif isinstance(value, (list, tuple)):
-            for item in value:
-                collect(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                collect(item)
-
     if state is not None:
-        collect(value)
+        for text in strings(value):
+            said = game.card_name(state, text)
+            if said != text:
+                names[text] = said
     return names
 
 

@@ -209,14 +209,8 @@ class Tapper:
             else:
                 tapped = so_far.setdefault(name, [])
                 wanted = want[len(tapped)] if many else want
-                if not self._parts(wanted):
-                    assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
-                    self.click('.step [data-tap="every"]')
-                    continue
-                values = self.values("value:", ".step")
-                if not any(self.same(v, wanted) for v in values):
-                    assert self.page.locator('.step [data-tap="every"]').count(), f"{name}: {wanted!r} not offered"
-                    self.click('.step [data-tap="every"]')
+                if not self._parts(wanted) or not self._offered(wanted):
+                    self._show_every(f"{name}: {wanted!r}")
                     continue
                 tapped.append(self.tap_value("value:", wanted, ".step"))
                 self.taps += 1
@@ -266,14 +260,21 @@ class Tapper:
             self.click('.step [data-tap="finish"]')
             return
         wanted = want[key][len(tapped)]
-        values = self.values("value:", ".step")
-        if not any(self.same(v, wanted) for v in values):
-            assert self.page.locator('.step [data-tap="every"]').count(), f"{name}/{key}: {wanted!r} not offered"
-            self.click('.step [data-tap="every"]')
+        if not self._offered(wanted):
+            self._show_every(f"{name}/{key}: {wanted!r}")
             return
         tapped.append(self.tap_value("value:", wanted, ".step"))
         self.taps += 1
         self.ready()
+
+    def _offered(self, wanted: Any) -> bool:
+        """The step offers ``wanted`` (or a copy alike) as a value button."""
+        return any(self.same(v, wanted) for v in self.values("value:", ".step"))
+
+    def _show_every(self, what: str) -> None:
+        """A value the step does not offer is found through "Show every value", which must be there."""
+        assert self.page.locator('.step [data-tap="every"]').count(), f"{what} not offered"
+        self.click('.step [data-tap="every"]')
 
     def _sent(self, session: Session, before: int) -> int:
         for _ in range(WAIT_MS // 20):

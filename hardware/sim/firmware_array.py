@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +176,12 @@ class FirmwareArray(SimulatedArray):
         if self.rig.pixels is None:
             raise RuntimeError("this simulated array has no LEDs (make it with leds=True)")
         return self.rig.pixels.history()
+
+    def wait_lit(self, done: Callable[[list[Lit]], bool], timeout: float = 10.0) -> list[Lit]:
+        """Until the LED chain's writes so far satisfy ``done``; returns them. The firmware reads what
+        the host wrote between polling rounds, so a host that has just written is answered a round on."""
+        self._wait(lambda: done(self.lit()), timeout, "the LED chain's writes")
+        return self.lit()
 
     def colour(self, channel: int) -> Colour:
         """What the LED on ``channel`` shows now."""

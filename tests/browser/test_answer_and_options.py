@@ -1,5 +1,7 @@
-"""Two frictions of issue 22 in headless Chromium at 412 px: the answer to a tap is in view where the
-tap was, however long the page (MEDIUM 4), and the console's Options stay open through +/− taps (MEDIUM 7)."""
+"""Frictions of issue 22 in headless Chromium at 412 px: the answer to a tap is in view where the tap
+was, however long the page (MEDIUM 4); the console's Options stay open through +/− taps (MEDIUM 7); and
+no tap is taken while a move is on its way (a live update redrawing the builder then drew buttons that
+silently dropped a tap: a full run lost a whole-game tapper's move so)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.app.table_service import TableService
+from companion.core import Observation, ObservationKind
 from companion.games.escape_master import GAME as EM
 from tests.games.test_escape_master_support import A, B, C, header
 from tests.serving import Served, console_table, served_game
@@ -63,6 +66,36 @@ def test_the_answer_to_a_tap_is_in_view(chromium: Any, dealing: Served) -> None:
         page.wait_for_timeout(300)
         assert page.locator("#answer").inner_text() == said
         _in_view(page, "#answer")
+    finally:
+        context.close()
+    assert errors == []
+
+
+def test_no_tap_is_taken_while_a_move_is_on_its_way(chromium: Any, dealing: Served) -> None:
+    context = chromium.new_context(viewport={"width": 412, "height": 915}, device_scale_factor=1)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    held: list[Any] = []
+    page.route("**/move", lambda route: held.append(route))  # ben's move waits here until let go
+    try:
+        page.goto(f"http://127.0.0.1:{dealing.port}{player_link(dealing.web.app, B)}")
+        page.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
+        page.locator('.step [data-tap^="value:"]').first.click()  # dealt: a one-field move, sent at once
+        page.wait_for_function("() => document.querySelector('[data-builder]').getAttribute('aria-busy') === 'true'", timeout=WAIT_MS)
+        assert len(held) == 1
+        # Another player's deal arrives meanwhile: the live update redraws the builder for it.
+        row = dealing.session.process(Observation(f"web:{C}", 1.0, ObservationKind.MOVE, {"by": C, "do": "dealt", "card": "teen-4"}))
+        assert row.verdict is not None and row.verdict["ok"]
+        page.wait_for_selector(f'[data-builder][data-seq="{dealing.session.log.last_seq}"]', timeout=WAIT_MS)
+        assert page.locator("[data-builder]").get_attribute("data-ready") == "0"  # drawn, but not to be tapped
+        tile = page.locator('[data-builder] .tap').first
+        assert tile.evaluate("b => getComputedStyle(b).pointerEvents") == "none"
+        before = dealing.session.log.last_seq
+        held.pop().continue_()
+        page.wait_for_selector(f'[data-builder][data-ready="1"][data-seq="{before + 1}"]', timeout=WAIT_MS)
+        assert page.locator("[data-builder]").get_attribute("aria-busy") is None
+        assert page.locator('[data-builder] .tap').first.evaluate("b => getComputedStyle(b).pointerEvents") != "none"
     finally:
         context.close()
     assert errors == []

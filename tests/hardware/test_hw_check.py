@@ -99,7 +99,8 @@ def test_hw_check_lights_each_led_in_turn(tmp_path: Path, capsys: pytest.Capture
     array.plug()
     try:
         code = main(["hw", "check", "--port", array.port, "--seconds", "2.5"])
-        lit = array.lit()
+        # The last frames written are read by the firmware a polling round later.
+        lit = array.wait_lit(lambda writes: any(w.colours[2] != (0, 0, 0) for w in writes) and writes[-1].colours == ((0, 0, 0),) * 3)
     finally:
         array.close()
     out = capsys.readouterr().out

@@ -80,14 +80,19 @@
       render(offer);
     }
 
+    // While a move is on its way (and the page refreshes after it) the builder is drawn greyed out
+    // (aria-busy, app.css): a live update may redraw it meanwhile, and a tap then would be lost, so
+    // none is taken until the offer after the move is drawn.
     async function sendMove(move) {
       if (busy) return;
       busy = true;
       root.dataset.ready = "0";
+      root.setAttribute("aria-busy", "true");
       try {
         await opts.send(move);
       } finally {
         busy = false;
+        root.removeAttribute("aria-busy");
         draft = fresh();
         load();
       }
@@ -262,7 +267,7 @@
         nextStep(offer),
         offer.verb ? tap("Start again", "reset", () => setDraft(fresh()), "plain") : null,
         takeBackRow()].filter(Boolean));
-      root.dataset.ready = "1";
+      root.dataset.ready = busy ? "0" : "1";
       root.dataset.seq = String(offer.seq);
       if (TC.answerInView && TC.answerShown) { TC.answerInView(); TC.answerShown = null; }
     }

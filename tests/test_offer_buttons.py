@@ -17,7 +17,7 @@ from companion.games import game_ids, get_game, get_spec
 from tests.contract.hidden import hand_cards, walk
 
 UNCHECKED = " (the engine checks it when sent)"
-DATA = re.compile(r"[{}\[\]'\"]|None|null")
+DATA = re.compile(r"[{}\[\]'\"]|None|null|·\s*(·|$)")  # data, or a part with nothing in it
 STATES = 25
 
 
@@ -59,3 +59,25 @@ def test_an_everest_plan_of_one_coin_too_few_is_no_button_and_is_marked_refused(
     sent = builder.offer(Draft(red, "plan", {"coins": [coin]}, frozenset({"coins"}))).to_json()
     assert sent["move"] is not None and sent["legal"] is False
     assert not game.judge(state, game.codec.from_json(sent["move"])).ok
+
+
+def test_an_everest_set_aside_of_no_coin_reads_none() -> None:
+    spec, game = get_spec("everest"), get_game("everest")
+    header, _ = spec.playout(0, 1, 0)
+    red = header.players[0]
+    builder = Builder(game, game.new_state(header), header.players, red)
+    assert builder.describe({"do": "set_aside", "by": red, "coins": []}) == "set aside · none"
+
+
+def test_an_everest_plan_short_of_its_coins_offers_no_legal_done() -> None:
+    """A plan's coins are never judged value by value; "Done" on a plan that is too short is not marked
+    as a way on (it was, for a player holding three coins), a whole plan's is."""
+    spec, game = get_spec("everest"), get_game("everest")
+    header, _ = spec.playout(0, 1, 0)
+    red = header.players[0]
+    builder = Builder(game, game.new_state(header), header.players, red)
+    coins = [{"coin": c, "face": "value", "dir": "N"} for c in ("ace", "2", "3")]
+    for n in range(3):
+        step = builder.offer(Draft(red, "plan", {"coins": coins[:n]})).to_json()["next"]
+        assert step["can_finish"] and not step["finish_legal"], (n, step["finish_legal"])
+    assert builder.offer(Draft(red, "plan", {"coins": coins})).to_json()["legal"]

@@ -29,8 +29,8 @@ def describe(game: Game[Any], move: Mapping[str, Any], choices: Domain) -> str:
                 f"{who}: {' '.join(labels.get(repr(v), words(v)) for v in held) or 'none'}"
                 for who, held in value.items() if isinstance(held, list)
             ))
-        elif isinstance(value, list):
-            parts.append(" ".join(labels.get(repr(v), words(v)) for v in value))
+        elif isinstance(value, list):  # an empty list reads "none", never an empty tail ("set aside · ")
+            parts.append(" ".join(labels.get(repr(v), words(v)) for v in value) or "none")
         else:
             parts.append(labels.get(repr(value), words(value)))
     return " · ".join(parts)

@@ -105,8 +105,10 @@ def next_step(
         so_far=tuple(partial),
         choices=shown,
         can_finish=finishing,
-        finish_legal=finishing and any(
-            name in wild or matches(spec, m.get(name), partial if spec.many else None, exact=True)
+        # A field never judged value by value (wild: a plan's coins) is not marked here: the builder
+        # asks the engine about the move "Done" would finish (Builder._finish_judged).
+        finish_legal=finishing and name not in wild and any(
+            matches(spec, m.get(name), partial if spec.many else None, exact=True)
             or spec.optional and not partial and m.get(name) is None  # "None": a move without the field
             for m in mine
         ),

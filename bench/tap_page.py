@@ -81,7 +81,8 @@ def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | 
     }), flush=True)
     for line in sys.stdin:
         if line.strip() == "cpu":
-            print(json.dumps({"cpu_s": time.process_time()}), flush=True)
+            times = os.times()
+            print(json.dumps({"cpu_s": time.process_time(), "sys_s": times.system}), flush=True)
     web.close()
     session.stop()
     if profile:
@@ -207,12 +208,13 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
                                   + ([profile] if profile else []),
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
-        def service_cpu_s() -> float:
-            """The service process's CPU seconds so far (all its threads), as it reports them."""
+        def service_cpu_s() -> tuple[float, float]:
+            """The service process's CPU seconds so far (all its threads), and the part in the kernel."""
             assert server.stdin is not None and server.stdout is not None
             server.stdin.write("cpu\n")
             server.stdin.flush()
-            return float(json.loads(server.stdout.readline())["cpu_s"])
+            said = json.loads(server.stdout.readline())
+            return float(said["cpu_s"]), float(said["sys_s"])
 
         try:
             assert server.stdout is not None
@@ -252,7 +254,8 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
                 seq = int(json.loads(body)["board"]["seq"])
                 deadline = t0 + TIMEOUT_S
                 latencies.append(max(d.wait_for(seq, deadline) for d in devices) - t0)
-            cpu_s = service_cpu_s() - cpu_before
+            cpu_after = service_cpu_s()
+            cpu_s, sys_s = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
             failed = [f for d in devices for f in d.failed]
         finally:
             if server.stdin is not None:
@@ -264,6 +267,7 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
         "p50_ms": round(statistics.median(ms), 1), "p99_ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1),
         "max_ms": round(ms[-1], 1),
         "service_cpu_ms_per_tap": round(1000 * cpu_s / max(1, len(ms)), 2),
+        "service_sys_ms_per_tap": round(1000 * sys_s / max(1, len(ms)), 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
@@ -289,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{result['game']}: {result['taps']} taps, {result['phones']} phones open ({result['refused']} refused by the rules)")
         ok = "ok" if result["p99_ms"] < TARGET_P99_MS else "SLOW"
         print(f"tap -> every page updated: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms {ok}, max {result['max_ms']} ms")
-        print(f"service CPU per tap (the move and every phone's update): {result['service_cpu_ms_per_tap']} ms; "
+        print(f"service CPU per tap (the move and every phone's update): {result['service_cpu_ms_per_tap']} ms "
+              f"({result['service_sys_ms_per_tap']} ms of it in the kernel); "
               f"load average {result['load_average']}")
         if result["failed_fetches"]:
             print(f"failed fetches: {result['failed_fetches'][:5]}")

@@ -84,7 +84,7 @@ class Answers:
 
 def json_bytes(app: Flask, value: Any) -> bytes:
     """``value`` as :func:`flask.jsonify` sends it (the app's JSON settings, a final newline)."""
-    return (app.json.dumps(value) + "\n").encode()
+    return (app.json.dumps(value, separators=(",", ":")) + "\n").encode()
 
 
 def board_answer(app: Flask, session: Session) -> bytes:
@@ -110,10 +110,12 @@ def view_answer(app: Flask, session: Session, seat: str | None) -> bytes:
         if board_body is None:
             board_body = json_bytes(app, board)
             kept.put(board_key, board_body)
-        dumps = app.json.dumps
-        who = b"" if seat is None else b',"player":' + dumps(seat).encode()
+        def dumps(value: Any) -> bytes:
+            return app.json.dumps(value, separators=(",", ":")).encode()
+
+        who = b"" if seat is None else b',"player":' + dumps(seat)
         # The keys in sorted order, as jsonify writes them; the board without its final newline.
-        return moment, b'{"board":' + board_body.rstrip(b"\n") + who + b',"view":' + dumps(view).encode() + b"}\n"
+        return moment, b'{"board":' + board_body.rstrip(b"\n") + who + b',"view":' + dumps(view) + b"}\n"
 
     return answers(app).answer(AnswerKey(session.instance, session.moment(), "view", seat), build)
 

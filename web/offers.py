@@ -130,6 +130,8 @@ def offer_body(app: Flask, session: Session, state: object, seq: int, viewer: st
 
 WARM_WITHIN_ROWS = 8
 """A page that asked for its offer this few rows ago is open still: it asks again on every row."""
+WARMER_IDLE_S = 30.0
+"""The warming thread ends after this long without a row (a new one starts with the next)."""
 
 
 class OfferWarmer:
@@ -169,13 +171,19 @@ class OfferWarmer:
     def _run(self) -> None:
         while True:
             with self._wake:
-                while self._due is None:
-                    self._wake.wait()
+                if self._due is None:
+                    self._wake.wait(WARMER_IDLE_S)
+                if self._due is None:  # a quiet table: the thread ends, the next row starts another
+                    self._thread = None
+                    return
                 session, self._due = self._due, None
                 state, seq = session.snapshot()
                 players = [p for (game, p), at in self._asked.items()
                            if game == session.instance and seq - at <= WARM_WITHIN_ROWS and p in session.header.players]
             for player in players:
+                with self._wake:
+                    if self._due is not None:
+                        break  # a newer row landed: its offers are the ones the pages will ask for
                 try:
                     self._warm(session, state, seq, player)
                 except Exception:  # a bug in one game's offer must not stop warming; the page's own ask will show it

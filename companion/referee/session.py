@@ -33,6 +33,7 @@ from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
 from companion.log.fold import Applied, Folded, FoldRow, Judged, folds, replay, step, take_back_check
 from companion.log.public import card_names, public_row
+from companion.referee.board import public_board
 
 log = logging.getLogger(__name__)
 
@@ -371,27 +372,9 @@ class Session:
         with self._lock:
             at = self.moment()
             if self._board is None or self._board_at != at:
-                self._board, self._board_at = self._build_board(), at
+                board = public_board(self.game, self.header, self.state, self.alerts, self.health, self.counters, self.log)
+                self._board, self._board_at = board, at
             return at, dict(self._board)
-
-    def _build_board(self) -> JsonObject:
-        with self._lock:
-            outcome = self.game.outcome(self.state)
-            return {
-                "game": self.game.id,
-                "title": self.game.title,
-                "players": list(self.header.players),
-                "seq": self.log.last_seq,
-                "scoreboard": self.game.scoreboard(self.state),
-                "outcome": outcome.to_json() if outcome else None,
-                "winners": list(outcome.winners) if outcome else None,  # for standings across tables (issue 16)
-                # Once the game is over nothing more is asked of anyone (a game's own prompts may not know).
-                "prompts": [] if outcome else [{"who": p.who, "verb": p.verb, "text": p.text} for p in self.game.prompts(self.state)],
-                "alerts": [{"zone": a.zone, "what": a.what, "fix": a.fix} for a in self.alerts.values()],
-                "health": dict(self.health),
-                "counters": dict(self.counters),
-                "chain": self.log.chain_info(),  # rows, head fingerprint, kind, the broken log this continues
-            }
 
     def public_row(self, row: LogRow) -> JsonObject:
         """A log row as anyone may see it (:func:`companion.public.public_row`), its refusal naming

@@ -154,13 +154,17 @@ class OfferWarmer:
 
     def asked(self, session: Session, player: str, seq: int) -> None:
         """``player``'s page asked for its first offer at row ``seq``."""
+        game = session.instance
         with self._wake:
-            self._asked[(session.instance, player)] = seq
+            if (game, player) not in self._asked:  # a new page, or a new game: the last game's pages are gone
+                self._asked = {k: at for k, at in self._asked.items() if k[0] == game}
+            self._asked[(game, player)] = seq
 
     def row_landed(self, session: Session) -> None:
         """Rows were written: warm the open pages' offers (only the newest rows' are ever built)."""
+        game = session.instance
         with self._wake:
-            if not any(game == session.instance for game, _ in self._asked):
+            if not any(asked_in == game for asked_in, _ in self._asked):
                 return
             self._due = session
             if self._thread is None:
@@ -177,9 +181,12 @@ class OfferWarmer:
                     self._thread = None
                     return
                 session, self._due = self._due, None
-                state, seq = session.snapshot()
-                players = [p for (game, p), at in self._asked.items()
-                           if game == session.instance and seq - at <= WARM_WITHIN_ROWS and p in session.header.players]
+            # Read off this lock: a take-back calls row_landed while it holds the session's lock.
+            state, seq = session.snapshot()
+            game = session.instance
+            with self._wake:
+                players = [p for (asked_in, p), at in self._asked.items()
+                           if asked_in == game and seq - at <= WARM_WITHIN_ROWS and p in session.header.players]
             for player in players:
                 with self._wake:
                     if self._due is not None:

@@ -13,13 +13,16 @@ as the pages do it:
   view and its builder's offer (``/view``, ``/offer``), a scoreboard phone the board (``/api/board``).
 
 A tap's time runs from just before its POST to the moment the last of the eight phones has its
-update (time.monotonic(), one clock). The next tap waits ``--pause`` seconds (a person does not tap
+update (time.monotonic(), one clock). The service's CPU per tap is its process's CPU time (every
+thread, ``time.process_time``, asked of it before the first tap and after the last) over the taps:
+on a shared machine it moves far less with other people's load than the wall clock does. The next tap waits ``--pause`` seconds (a person does not tap
 within a millisecond of the page settling). The phones are threads of this process, sharing the
 machine with the service: on a real table they are other devices, so these figures are an upper bound.
 The per-link rate limit is off here (a whole game at machine speed is not a person's pace; it has
 its own test, tests/web/test_security_limits.py).
 
     .venv/bin/python bench/tap_page.py [--game escape-master] [--moves 150] [--phones 8] [--pause 0.05] [--json]
+    .venv/bin/python bench/tap_page.py --game escape-house --moves 60 --profile /tmp/eh.prof   # where the CPU goes
 
 Target (issue 22): p99 tap -> page under 100 ms with eight phones.
 """
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
+import os
 import re
 import statistics
 import subprocess
@@ -50,9 +54,13 @@ PIN = "24681357"
 TIMEOUT_S = 30.0
 
 
-def serve_main(game_id: str, seed: int, moves: int, folder: str) -> None:
+def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | None = None) -> None:
     """The service process: a session of the seeded game's header, served; prints its address, the
-    players' links and the moves, then serves until its standard input closes."""
+    players' links and the moves, then serves until its standard input closes. Each ``cpu`` line it
+    reads is answered with its CPU seconds so far (every thread: ``time.process_time``). With
+    ``profile``, every thread started from here on is profiled (cProfile, one per thread) and the
+    merged statistics are written there at the end."""
+    profiles = _profile_threads() if profile else []
     from companion.app.config import WebConfig
     from companion.app.service import start_web
     from companion.games import get_spec
@@ -71,9 +79,35 @@ def serve_main(game_id: str, seed: int, moves: int, folder: str) -> None:
         "links": {p: player_link(web.app, p) for p in header.players},
         "moves": [{"move": spec.game.codec.to_json(m), "by": m.by} for m in played],  # by: the actor as the game reads it
     }), flush=True)
-    sys.stdin.read()
+    for line in sys.stdin:
+        if line.strip() == "cpu":
+            times = os.times()
+            print(json.dumps({"cpu_s": time.process_time(), "sys_s": times.system}), flush=True)
     web.close()
     session.stop()
+    if profile:
+        import pstats
+
+        threading.setprofile(None)  # type: ignore[arg-type, unused-ignore]
+        for each in profiles:
+            each.disable()
+        pstats.Stats(*profiles).dump_stats(profile)
+
+
+def _profile_threads() -> list[Any]:
+    """One cProfile profiler per thread started after this call (cProfile sees only its own thread)."""
+    import cProfile
+
+    profiles: list[cProfile.Profile] = []
+
+    def start(frame: Any, event: str, arg: Any) -> None:
+        sys.setprofile(None)
+        each = cProfile.Profile(time.thread_time)  # CPU, not waiting: what a tap costs
+        profiles.append(each)
+        each.enable()
+
+    threading.setprofile(start)
+    return profiles
 
 
 class Client:
@@ -168,10 +202,20 @@ class Phone:
                 self.seen.wait(left)
 
 
-def run(game_id: str, moves: int, phones: int, pause: float, seed: int) -> dict[str, Any]:
+def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile: str | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, __file__, "--serve", game_id, str(seed), str(moves), folder],
+        server = subprocess.Popen([sys.executable, __file__, "--serve", game_id, str(seed), str(moves), folder]
+                                  + ([profile] if profile else []),
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+
+        def service_cpu_s() -> tuple[float, float]:
+            """The service process's CPU seconds so far (all its threads), and the part in the kernel."""
+            assert server.stdin is not None and server.stdout is not None
+            server.stdin.write("cpu\n")
+            server.stdin.flush()
+            said = json.loads(server.stdout.readline())
+            return float(said["cpu_s"]), float(said["sys_s"])
+
         try:
             assert server.stdout is not None
             started = json.loads(server.stdout.readline())
@@ -192,6 +236,7 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int) -> dict[
             by_player = {d.name: d for d in devices if d.name in links}
             latencies: list[float] = []
             refused = 0
+            cpu_before = service_cpu_s()
             for entry in played:
                 time.sleep(pause)
                 move, who = entry["move"], entry["by"]
@@ -209,6 +254,8 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int) -> dict[
                 seq = int(json.loads(body)["board"]["seq"])
                 deadline = t0 + TIMEOUT_S
                 latencies.append(max(d.wait_for(seq, deadline) for d in devices) - t0)
+            cpu_after = service_cpu_s()
+            cpu_s, sys_s = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
             failed = [f for d in devices for f in d.failed]
         finally:
             if server.stdin is not None:
@@ -219,13 +266,16 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int) -> dict[
         "game": game_id, "phones": phones, "taps": len(ms), "refused": refused, "failed_fetches": failed,
         "p50_ms": round(statistics.median(ms), 1), "p99_ms": round(ms[min(len(ms) - 1, int(0.99 * len(ms)))], 1),
         "max_ms": round(ms[-1], 1),
+        "service_cpu_ms_per_tap": round(1000 * cpu_s / max(1, len(ms)), 2),
+        "service_sys_ms_per_tap": round(1000 * sys_s / max(1, len(ms)), 2),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     if args[:1] == ["--serve"]:
-        serve_main(args[1], int(args[2]), int(args[3]), args[4])
+        serve_main(args[1], int(args[2]), int(args[3]), args[4], args[5] if len(args) > 5 else None)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="escape-master")
@@ -234,14 +284,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=0.05, help="seconds between one tap's update and the next tap")
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--profile", metavar="FILE", help="cProfile every thread of the service into FILE (pstats); slows it")
     opts = parser.parse_args(args)
-    result = run(opts.game, opts.moves, opts.phones, opts.pause, opts.seed)
+    result = run(opts.game, opts.moves, opts.phones, opts.pause, opts.seed, opts.profile)
     if opts.json:
         print(json.dumps(result))
     else:
         print(f"{result['game']}: {result['taps']} taps, {result['phones']} phones open ({result['refused']} refused by the rules)")
         ok = "ok" if result["p99_ms"] < TARGET_P99_MS else "SLOW"
         print(f"tap -> every page updated: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms {ok}, max {result['max_ms']} ms")
+        print(f"service CPU per tap (the move and every phone's update): {result['service_cpu_ms_per_tap']} ms "
+              f"({result['service_sys_ms_per_tap']} ms of it in the kernel); "
+              f"load average {result['load_average']}")
         if result["failed_fetches"]:
             print(f"failed fetches: {result['failed_fetches'][:5]}")
         print(f"target: p99 < {TARGET_P99_MS:.0f} ms")

@@ -68,12 +68,15 @@ def create_app(session: Session, test_config: dict[str, Any] | None = None) -> F
     app.extensions["links"] = LinkBook(app.config["TABLE_SECRET"], Path(links_path) if links_path else None)
     app.extensions["links"].seat(session.header.players)
 
-    from web import disputes, hosts, lifecycle, limits, offers, pages, panels, players, referee, stream, taps
+    from web import answers, cookies, disputes, hosts, lifecycle, limits, offers, pages, panels, players, referee, stream, taps
 
     hosts.init_app(app)  # first: a request for a foreign host name is refused before anything else
+    cookies.init_app(app)
     limits.init_app(app, int(app.config["THREADS"]))
     disputes.init_app(app, session)
     offers.init_app(app)
+    app.extensions["broadcaster"].on_rows.append(offers.offer_warmer(app).row_landed)
+    answers.init_app(app)
 
     panels.init_app(app)
     app.register_blueprint(pages.bp)

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from companion.core import JsonObject
@@ -115,6 +115,8 @@ class Broadcaster:
         self.session = session
         self._streams: set[Stream] = set()
         self._lock = threading.Lock()
+        self.on_rows: list[Callable[[Session], None]] = []
+        """Called with the session after each batch of rows has gone to the open pages (while any is open)."""
         self.unsubscribe = session.subscribe(self._on_batch)
 
     def _on_batch(self, rows: list[LogRow], board: JsonObject) -> None:
@@ -126,6 +128,9 @@ class Broadcaster:
         events.append(board_event(board))
         for stream in streams:
             stream.put_many(events)
+        if rows:
+            for then in self.on_rows:
+                then(self.session)
 
     def open(self) -> Stream:
         stream = Stream()

@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from companion.core import JsonObject
 from companion.log.public import card_names
 from web import table_session
+from web.answers import board_answer
 from web.auth import is_referee
 from web.bgstats import play_links
 from web.disputes import dispute_states
@@ -65,7 +66,7 @@ def log_page() -> str:
 
 @bp.get("/api/board")
 def api_board() -> Response:
-    return jsonify(table_session(current_app).board())
+    return Response(board_answer(current_app, table_session(current_app)), mimetype="application/json")
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template
+from flask import Blueprint, Response, abort, current_app, render_template
 
 from companion.core import ObservationKind
 from companion.core.sources import link_source
 from web import table_session
+from web.answers import view_answer
 from web.auth import check_csrf, csrf_token
 from web.entries import json_body, submit_entry
 from web.links import links
@@ -40,9 +41,8 @@ def player_page(player: str, token: str) -> str:
 @bp.get("/api/p/<player>/<token>/view")
 def player_view(player: str, token: str) -> Any:
     player_or_404(player, token)
-    session_ = table_session(current_app)
-    view, board = session_.player_snapshot(player)
-    response = jsonify({"player": player, "view": view, "board": board})
+    # Built once per moment for this player only (the link was checked above): web.answers.
+    response = Response(view_answer(current_app, table_session(current_app), player), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response
 

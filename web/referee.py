@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify, redirect, render_te
 from companion.core import Observation, ObservationKind
 from companion.core.sources import REFEREE
 from web import table_session
+from web.answers import view_answer
 from web.auth import (
     PinGuard, check_csrf, client_address, csrf_token, grant_referee, is_referee, referee_required,
     revoke_referee, safe_next,
@@ -138,8 +139,7 @@ def referee_correct() -> Any:
 @bp.get("/api/referee/view")
 @referee_required
 def referee_view() -> Any:
-    session_ = table_session(current_app)
-    return jsonify({"view": session_.game.view(session_.state, None), "board": session_.board()})
+    return Response(view_answer(current_app, table_session(current_app), None), mimetype="application/json")
 
 
 @bp.get("/api/whoami")

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.core import Observation, ObservationKind
 from companion.core.sources import link_source
-from companion.entry.builder import Draft, offer
+from companion.entry.builder import Draft
 from companion.core.errors import NotationError
 from web import table_session
 from web.auth import check_csrf, referee_required
 from web.entries import json_body
 from web.limits import offer_refused
-from web.offers import OfferKey, offer_cache
+from web.offers import OfferKey, offer_body, offer_cache, offer_warmer
 from web.players import player_or_404
 
 log = logging.getLogger(__name__)
@@ -28,6 +29,8 @@ bp = Blueprint("taps", __name__)
 
 DRAFT_LIMIT = 4096
 """Longest draft a page may send, in characters."""
+BUILD_WAIT_S = 5.0
+"""Longest an ask waits for the same offer another thread is building, before building it itself."""
 
 
 def _draft(by: str | None) -> Draft | Response:
@@ -53,17 +56,26 @@ def _offer(viewer: str | None, by: str | None, link: str | None) -> Any:
     state, seq = session_.snapshot()  # states are immutable: the offer is worked out off the lock
     cache = offer_cache(current_app)
     key = OfferKey(session_.instance, seq, viewer, draft.key())
-    body = cache.get(key)
+    if viewer is not None and draft == Draft(by=viewer):
+        offer_warmer(current_app).asked(session_, viewer, seq)  # this page is open: warm its next rows' offers
+    body = cache.begin(key)
+    if isinstance(body, threading.Event):  # being built (warmed as the row landed): wait for it, not build it twice
+        body.wait(BUILD_WAIT_S)
+        body = cache.get(key)
+        mine = False
+    else:
+        mine = body is None
     if body is None:
-        refused = offer_refused(link)
-        if refused is not None:
-            return refused
         try:
-            found = offer(session_.game, state, session_.header.players, viewer, draft)
+            refused = offer_refused(link)
+            if refused is not None:
+                return refused
+            body = offer_body(current_app, session_, state, seq, viewer, draft)
         except NotationError as exc:
             return Response(f"{exc.message}\n", status=400, mimetype="text/plain")
-        found["seq"] = seq
-        body = current_app.json.dumps(found).encode()
+        finally:
+            if mine:
+                cache.finish(key)
         cache.put(key, body)
     response = Response(body, mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"

@@ -33,6 +33,7 @@ from companion.contract.sensors import Pending
 from companion.log.store import HEADER_KIND, GameLog, LogRow, NewRow
 from companion.log.fold import Applied, Folded, FoldRow, Judged, folds, replay, step, take_back_check
 from companion.log.public import card_names, public_row
+from companion.referee.board import public_board
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,10 @@ class Session:
         self._folded: Folded
         """The game as of the last row written (:mod:`companion.log.fold`)."""
         self.health: dict[str, JsonObject] = {}
+        self._health_reports = 0
+        """Health reports so far: with the log's last row, what the public board depends on (:meth:`moment`)."""
+        self._board: JsonObject | None = None
+        self._board_at: tuple[int, int] = (-1, -1)
         self._queue: queue.Queue[tuple[Observation, Future[LogRow]] | None] = queue.Queue(QUEUE_LIMIT)
         self._worker: threading.Thread | None = None
 
@@ -338,6 +343,7 @@ class Session:
         with self._lock:
             before = self.health.get(component, {}).get("status")
             self.health[component] = dict(status)
+            self._health_reports += 1
             changed = before != status.get("status")
         if changed:
             self.process(
@@ -348,25 +354,27 @@ class Session:
             for listener in list(self._listeners):
                 listener([], board)
 
-    def board(self) -> JsonObject:
-        """The public board: the game's scoreboard plus outcome, prompts, alerts and health."""
+    def moment(self) -> tuple[int, int]:
+        """What the public board (and every view) depends on: the log's last row and the health reports
+        so far. Answers built at one moment are the same for every page asking at it."""
         with self._lock:
-            outcome = self.game.outcome(self.state)
-            return {
-                "game": self.game.id,
-                "title": self.game.title,
-                "players": list(self.header.players),
-                "seq": self.log.last_seq,
-                "scoreboard": self.game.scoreboard(self.state),
-                "outcome": outcome.to_json() if outcome else None,
-                "winners": list(outcome.winners) if outcome else None,  # for standings across tables (issue 16)
-                # Once the game is over nothing more is asked of anyone (a game's own prompts may not know).
-                "prompts": [] if outcome else [{"who": p.who, "verb": p.verb, "text": p.text} for p in self.game.prompts(self.state)],
-                "alerts": [{"zone": a.zone, "what": a.what, "fix": a.fix} for a in self.alerts.values()],
-                "health": dict(self.health),
-                "counters": dict(self.counters),
-                "chain": self.log.chain_info(),  # rows, head fingerprint, kind, the broken log this continues
-            }
+            return self.log.last_seq, self._health_reports
+
+    def board(self) -> JsonObject:
+        """The public board: the game's scoreboard plus outcome, prompts, alerts and health.
+
+        Built once per :meth:`moment` (every open page asks for it after each row); each caller gets its
+        own top-level dict, the values inside are shared and not to be changed."""
+        return self.stamped_board()[1]
+
+    def stamped_board(self) -> tuple[tuple[int, int], JsonObject]:
+        """The :meth:`moment` and the public board at it, read together."""
+        with self._lock:
+            at = self.moment()
+            if self._board is None or self._board_at != at:
+                board = public_board(self.game, self.header, self.state, self.alerts, self.health, self.counters, self.log)
+                self._board, self._board_at = board, at
+            return at, dict(self._board)
 
     def public_row(self, row: LogRow) -> JsonObject:
         """A log row as anyone may see it (:func:`companion.public.public_row`), its refusal naming
@@ -429,10 +437,11 @@ class Session:
         out["names"] = card_names(self.game, folded.state, out["move"])
         return out
 
-    def player_snapshot(self, player: str) -> tuple[JsonObject, JsonObject]:
-        """``player``'s private view and the public board, read together (one state, one seq)."""
+    def view_snapshot(self, player: str | None) -> tuple[tuple[int, int], JsonObject, JsonObject]:
+        """The :meth:`moment`, ``player``'s private view (None: the referee's whole view) and the public
+        board, read together (one state, one seq)."""
         with self._lock:
-            return self.game.view(self.state, player), self.board()
+            return self.moment(), self.game.view(self.state, player), self.board()
 
     def applied(self) -> list[Applied]:
         """The moves in force, oldest first."""

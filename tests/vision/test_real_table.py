@@ -229,7 +229,7 @@ def test_a_template_confirms_only_a_suit_of_its_own_size() -> None:
 def test_spades_a_webcam_sharpened_into_neither_outline_are_read_softened() -> None:
     """Seeds 0 and 1 through Bayer and sharpening: 5 of 28 faces were unknown, every one a suit
     whose thinned outline was neither a spade's nor a club's (top 0.29-0.35, fill 1.01-1.03) and
-    whose template margin was under 0.008; softened by cardfaces.SOFTEN_MM they name the spade
+    whose template margin was under 0.008; softened by suit_look.SOFTEN_MM they name the spade
     the outline leaned to (a suit printed at another size is not softened: the small-index test
     above reads its deck with softening on)."""
     faces = run_trial("cards", BY_NAME["bayer-sharpen"], [0, 1]).outcome("card faces")

@@ -86,3 +86,6 @@ def test_a_four_colour_deck_is_unknown_untaught_and_read_once_its_inks_are_taugh
     (tmp_path / "deck.json").write_text(json.dumps({"inks": {"S": [1, 0, 0]}}))
     with pytest.raises(ConfigError, match="deck.json"):
         GlyphTemplates.from_directory(tmp_path)
+    (tmp_path / "deck.json").write_text(json.dumps({"outlines": {"S": [0.3, 1.0]}}))
+    with pytest.raises(ConfigError, match="outlines must give"):
+        GlyphTemplates.from_directory(tmp_path)

@@ -29,7 +29,10 @@ measures must agree, at either of two pairs of limits each (a spade: ``SHARP_SPA
 sharp spade's is 0.99) and top rises with blur and noise (a spade under the living-room
 perturbation reaches 0.42). Looser limits (``LOOSE_*``: a top under 0.29 is a spade, over 0.38
 a club; in between fill 1.02 and over, or 1.0 and under) name the suit only where the deck's
-template agrees (vision/detectors/cardfaces.py). Otherwise it is unknown. The limits were set on rendered corners
+template agrees (vision/detectors/cardfaces.py). A taught deck's own spade and club outlines
+(top, fill and aspect, learnt by ``companion camera deck``) name a suit these limits leave
+unknown, when the two lie far enough apart for the camera's processing to leave them apart
+(:func:`suit_by_taught_outline`). Otherwise it is unknown. The limits were set on rendered corners
 through the pipeline (the built-in deck, a serif and a small-index deck, a real deck's SVG faces;
 Bayer demosaic and sharpening, noise reduction, high ISO, glare, JPEG q50, a 35 % shadow,
 uncorrected barrel distortion, the living-room perturbation, noise sigma 8, blur 2.5 px; one or

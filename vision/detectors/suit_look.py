@@ -31,6 +31,17 @@ SOFTEN_SIZE = 0.06
 """Softening by a fixed width suits only a suit printed at the templates' height within this
 share: the built-in deck's suits under sharpening measure 1.05; an untaught small-index deck's
 clubs (0.93) have notches narrow enough for the blur to fill, and one was named a spade."""
+PLAIN_EDGE_MM = 0.57
+"""How soft a suit's edge is in a plain picture (:func:`edge_blur`): the median over the
+benchmark's plain cards scenes (bench/vision.py ``none``, 86 spades and clubs, seeds 0-5), the
+camera's own resolution and the corner's resampling."""
+SOFTENED_EDGE_MM = float(np.hypot(PLAIN_EDGE_MM, SOFTEN_MM))
+"""A suit whose edge is already this soft (a plain edge softened by :data:`SOFTEN_MM`, 0.76 mm)
+is not softened again: softening is for edges a webcam's sharpening has thinned, and on an edge
+blur, noise or JPEG have already widened it only fills a club's notches. The living-room
+perturbation (1 px blur, noise 4, JPEG 70) leaves edges of 0.90-1.18 mm; softened, seed 2's
+5 of clubs read as a spade at the strict limits. Spades rightly read softened measured at most
+0.70 mm (webcam sharpening), 0.87 mm at 640x480."""
 
 
 class SuitWindow(Protocol):
@@ -41,6 +52,26 @@ class SuitWindow(Protocol):
 
     @property
     def patterns(self) -> tuple[FloatArray, ...]: ...
+
+
+EDGE_BAND = (0.2, 0.8)
+"""The edge is where the ink is between these shares of its darkest: 1.683 sigma wide for a step
+blurred by a Gaussian of sigma (the normal distribution's quantiles at 0.2 and 0.8)."""
+
+
+def edge_blur(ink: FloatArray) -> float:
+    """How soft the ink's edge is, in pixels: the Gaussian sigma that would blur a sharp edge as
+    wide as its edge band (:data:`EDGE_BAND`: the pixels in the band over the length of the
+    outline at half its darkest). Blur widens the band; noise and JPEG's blocks put pixels of
+    the inside and the paper in it too, so it measures how degraded the crop is; 0 for no ink."""
+    peak = float(ink.max()) if ink.size else 0.0
+    if peak <= 0.0:
+        return 0.0
+    solid = (ink >= 0.5 * peak).astype(np.uint8)
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    length = sum(cv2.arcLength(c, True) for c in contours)
+    band = int(np.count_nonzero((ink > EDGE_BAND[0] * peak) & (ink < EDGE_BAND[1] * peak)))
+    return band / max(1.0, length) / 1.683
 
 
 def window(ink: FloatArray, side: float) -> FloatArray:
@@ -109,9 +140,12 @@ def looked_at(
     until its outline is unsure). ``own``: the templates are the table's own deck's; ``outlines``:
     its suits' outlines as taught."""
     seen = evidence(windows, suit_mm, ink, px_per_mm, candidates, blur, outlines)
-    # only a suit printed at the templates' size; the softened outline must name the suit the
-    # outline leaned to at its looser limits, or, when it leaned to neither, name one at its strict limits
+    # only a suit printed at the templates' size, with edges not already soft; the softened
+    # outline must name the suit the outline leaned to at its looser limits, or, when it leaned
+    # to neither, name one at its strict limits
     if seen.decide(own)[0] is not None or len(candidates) < 2 or abs(seen.size - 1.0) > SOFTEN_SIZE:
+        return seen
+    if edge_blur(ink) / px_per_mm > SOFTENED_EDGE_MM:
         return seen
     soft = np.asarray(cv2.GaussianBlur(ink, (0, 0), SOFTEN_MM * px_per_mm), np.float32)
     softened = evidence(windows, suit_mm, soft, px_per_mm, candidates, blur, outlines)

@@ -41,7 +41,8 @@ is not softened again: softening is for edges a webcam's sharpening has thinned,
 blur, noise or JPEG have already widened it only fills a club's notches. The living-room
 perturbation (1 px blur, noise 4, JPEG 70) leaves edges of 0.90-1.18 mm; softened, seed 2's
 5 of clubs read as a spade at the strict limits. Spades rightly read softened measured at most
-0.70 mm (webcam sharpening), 0.87 mm at 640x480."""
+0.70 mm under webcam sharpening (all still softened); two at 640x480 (0.83, 0.87 mm) are now
+left unknown."""
 
 
 class SuitWindow(Protocol):
@@ -57,6 +58,8 @@ class SuitWindow(Protocol):
 EDGE_BAND = (0.2, 0.8)
 """The edge is where the ink is between these shares of its darkest: 1.683 sigma wide for a step
 blurred by a Gaussian of sigma (the normal distribution's quantiles at 0.2 and 0.8)."""
+BAND_SIGMAS = 1.683
+"""How many sigmas wide :data:`EDGE_BAND` is on a Gaussian-blurred step (2 x 0.8416)."""
 
 
 def edge_blur(ink: FloatArray) -> float:
@@ -71,7 +74,7 @@ def edge_blur(ink: FloatArray) -> float:
     contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     length = sum(cv2.arcLength(c, True) for c in contours)
     band = int(np.count_nonzero((ink > EDGE_BAND[0] * peak) & (ink < EDGE_BAND[1] * peak)))
-    return band / max(1.0, length) / 1.683
+    return band / max(1.0, length) / BAND_SIGMAS
 
 
 def window(ink: FloatArray, side: float) -> FloatArray:

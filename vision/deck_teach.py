@@ -17,7 +17,7 @@ import json
 import logging
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -29,7 +29,7 @@ from vision.deck_layout import DeckLayout, Place
 from vision.detectors.cardfaces import InkMark, in_line, ink_map, ink_of
 from vision.detectors.cards import CORNER_PX_PER_MM, corner_to_table
 from vision.detectors.glyphs import RANKS, SUITS
-from vision.detectors.suits import COLOUR_PURITY, NEUTRAL, Ink
+from vision.detectors.suits import COLOUR_PURITY, NEUTRAL, Ink, Outline, outline_of
 from vision.frame import FloatArray, Image
 from vision.lens import LensCalibration, Undistorter
 from vision.lighting import TableLight
@@ -71,6 +71,9 @@ class TaughtDeck:
     suit_mm: float
     index_mm: tuple[float, float]
     inks: dict[str, Ink]
+    outlines: dict[str, Outline] = field(default_factory=dict)
+    """Each suit's outline (top, fill, aspect; vision/detectors/suits.py ``outline_of``) as
+    learnt: how this deck's own suits are told apart where the shared limits are not sure."""
 
     def save(self, folder: str | Path) -> Path:
         """Write the templates and ``deck.json`` into ``folder`` (made if need be)."""
@@ -86,6 +89,7 @@ class TaughtDeck:
             "suit_mm": round(self.suit_mm, 2),
             "index_mm": [round(v, 2) for v in self.index_mm],
             "inks": {s: [round(v, 4) for v in self.inks[s]] for s in SUITS},
+            **({"outlines": {s: [round(v, 4) for v in self.outlines[s]] for s in SUITS}} if set(self.outlines) == set(SUITS) else {}),
             "taught_by": "companion camera deck",
         }
         (out / "deck.json").write_text(json.dumps(facts, indent=2) + "\n")
@@ -247,13 +251,16 @@ def combine(cards: Sequence[LearntCard]) -> TaughtDeck:
     rank_mm = statistics.median(c.rank_mm for c in cards)
     suit_mm = statistics.median(c.suit_mm for c in cards)
     index = (statistics.median(c.left_top_mm[0] for c in cards), statistics.median(c.left_top_mm[1] for c in cards))
+    glyphs = {s: _mean_glyph(suits[s]) for s in SUITS}
+    outlines = {s: o for s in SUITS if (o := outline_of(glyphs[s])) is not None}
     return TaughtDeck(
         {r: _mean_glyph(ranks[r]) for r in RANKS},
-        {s: _mean_glyph(suits[s]) for s in SUITS},
+        glyphs,
         rank_mm,
         suit_mm,
         index,
         _merged_inks({s: _mean_ink(inks[s]) for s in SUITS}),
+        outlines,
     )
 
 

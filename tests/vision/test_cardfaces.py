@@ -86,3 +86,19 @@ def test_a_four_colour_deck_is_unknown_untaught_and_read_once_its_inks_are_taugh
     (tmp_path / "deck.json").write_text(json.dumps({"inks": {"S": [1, 0, 0]}}))
     with pytest.raises(ConfigError, match="deck.json"):
         GlyphTemplates.from_directory(tmp_path)
+    (tmp_path / "deck.json").write_text(json.dumps({"outlines": {"S": [0.3, 1.0]}}))
+    with pytest.raises(ConfigError, match="outlines must give"):
+        GlyphTemplates.from_directory(tmp_path)
+
+
+@pytest.mark.parametrize("sigma", [1.0, 2.0, 3.0])
+def test_an_edge_blurred_by_a_known_gaussian_measures_that_blur(sigma: float) -> None:
+    """suit_look.edge_blur reads the blur back from the edge's band: a sharp disc blurred by
+    sigma pixels measures sigma within 10 %, and a softer edge measures more."""
+    from vision.detectors.suit_look import edge_blur
+
+    disc = np.zeros((120, 120), np.float32)
+    cv2.circle(disc, (60, 60), 30, 1.0, -1)
+    blurred = np.asarray(cv2.GaussianBlur(disc, (0, 0), sigma), np.float32)
+    assert edge_blur(blurred) == pytest.approx(sigma, rel=0.1)
+    assert edge_blur(np.asarray(cv2.GaussianBlur(disc, (0, 0), sigma + 1.0), np.float32)) > edge_blur(blurred)

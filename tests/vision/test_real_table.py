@@ -229,8 +229,20 @@ def test_a_template_confirms_only_a_suit_of_its_own_size() -> None:
 def test_spades_a_webcam_sharpened_into_neither_outline_are_read_softened() -> None:
     """Seeds 0 and 1 through Bayer and sharpening: 5 of 28 faces were unknown, every one a suit
     whose thinned outline was neither a spade's nor a club's (top 0.29-0.35, fill 1.01-1.03) and
-    whose template margin was under 0.008; softened by cardfaces.SOFTEN_MM they name the spade
+    whose template margin was under 0.008; softened by suit_look.SOFTEN_MM they name the spade
     the outline leaned to (a suit printed at another size is not softened: the small-index test
     above reads its deck with softening on)."""
     faces = run_trial("cards", BY_NAME["bayer-sharpen"], [0, 1]).outcome("card faces")
     assert faces.wrong == 0 and faces.correct == faces.total == 28, faces
+
+
+def test_a_club_already_blurred_is_not_softened_into_a_spade() -> None:
+    """Seed 2 in the living room (1 px blur, noise 4, JPEG 70): the 5 of clubs' notches are
+    filled enough that its outline is neither suit's, and softened once more it read as a spade
+    at the strict limits, its template trailing the club's by only 0.007. Its edge measures 1.0
+    mm (a plain one 0.57), softer than suit_look.SOFTENED_EDGE_MM: it is not softened again,
+    and no face is named wrong."""
+    from vision.render.perturb import BY_NAME as ROOMS
+
+    faces = run_trial("cards", ROOMS["living-room"], [2]).outcome("card faces")
+    assert faces.wrong == 0 and faces.correct >= 17, faces

@@ -19,24 +19,16 @@ import cv2
 import numpy as np
 
 from companion.core.errors import ConfigError
+from vision.detectors import suit_look
 from vision.detectors.glyphs import RANKS, SUITS, glyph_image
-from vision.detectors.suits import BUILTIN_INKS, Ink, SuitEvidence, absorbance, ink_height, shape_of, suit_by_shape, suits_of_ink
+from vision.detectors.suit_look import WINDOW, looked_at, window
+from vision.detectors.suits import BUILTIN_INKS, Ink, Outline, SuitEvidence, absorbance, suits_of_ink
 from vision.frame import FloatArray, Image
 from vision.settings import VisionSettings
 
 TEMPLATE_SIZE = (20, 28)  # (width, height) every glyph is compared at
 RANK_MARGIN = 0.1
 """A rank is named only when it matches this much better than the next best rank."""
-SOFTEN_MM = 0.5
-"""When a suit is left unknown, its ink is looked at once more blurred by this much (Gaussian
-sigma): a webcam's sharpening (bench/vision.py bayer-sharpen) thins a spade's edges until its
-outline is neither a spade's nor a club's (top 0.29-0.35, fill 1.01-1.03); softened, its outline
-names a spade at the strict limits. On the everyday set's 6 scenes, 0.3 mm recovers 78 of 86
-faces, 0.5 mm 82, 0.7 mm 76 (a club's notches start to fill)."""
-SOFTEN_SIZE = 0.06
-"""Softening by a fixed width suits only a suit printed at the templates' height within this
-share: the built-in deck's suits under sharpening measure 1.05; an untaught small-index deck's
-clubs (0.93) have notches narrow enough for the blur to fill, and one was named a spade."""
 INK_OF_PAPER = 0.62
 """A pixel is ink when its darkest channel is below this share of the paper's."""
 
@@ -82,32 +74,11 @@ def _template(name: str, dark_on_light: Image, scale: float = 1.0) -> Template:
     return Template(name, tuple(patterns), w / h)
 
 
-WINDOW = 1.3
-"""A suit is compared in a square window this many suit-heights wide, centred on its ink: no
-threshold-made outline, which eats a blurred spade's point and makes it look like a club."""
-WINDOW_SIZE = (24, 24)
-
-
-def _window(ink: FloatArray, side: float) -> FloatArray:
-    """The square of ``side`` pixels centred on the ink's centre of mass (zeros outside)."""
-    m = cv2.moments(ink)
-    if m["m00"] <= 1e-6:
-        return np.zeros(WINDOW_SIZE, np.float32)
-    cx, cy = m["m10"] / m["m00"], m["m01"] / m["m00"]
-    k = WINDOW_SIZE[0] / side
-    affine = np.array([[k, 0, WINDOW_SIZE[0] / 2 - k * cx], [0, k, WINDOW_SIZE[1] / 2 - k * cy]], np.float64)
-    flags = cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR
-    out = np.asarray(cv2.warpAffine(ink.astype(np.float32), affine, WINDOW_SIZE, flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=0.0), np.float32)
-    out -= np.float32(out.mean())
-    norm = float(np.linalg.norm(out))
-    return np.asarray(out / norm if norm > 1e-6 else out, np.float32)
-
-
 def _window_template(name: str, dark_on_light: Image, nominal: float, scale: float) -> Template:
     ink = 1.0 - dark_on_light.astype(np.float32) / 255.0
     pad = int(nominal)
     padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0.0)
-    patterns = tuple(_window(np.asarray(cv2.GaussianBlur(padded, (0, 0), max(0.5, b * scale * nominal)), np.float32), WINDOW * nominal) for b in BLURS)
+    patterns = tuple(window(np.asarray(cv2.GaussianBlur(padded, (0, 0), max(0.5, b * scale * nominal)), np.float32), WINDOW * nominal) for b in BLURS)
     return Template(name, patterns, 1.0)
 
 
@@ -128,6 +99,10 @@ class GlyphTemplates:
     own: bool = False
     """Glyphs of the table's own deck (a folder, taught or cut by hand): a suit the outline
     names at its looser limits is confirmed by :meth:`lean`, not by :data:`SUIT_MARGIN`."""
+    outlines: tuple[tuple[str, Outline], ...] = ()
+    """Each suit's outline as taught (``deck.json``'s ``outlines``; vision/detectors/suits.py
+    :func:`~vision.detectors.suits.suit_by_taught_outline`): none for the built-in glyphs or a
+    folder cut by hand."""
 
     @classmethod
     def builtin(cls, rank_mm: float | None = None, suit_mm: float | None = None) -> "GlyphTemplates":
@@ -174,9 +149,13 @@ class GlyphTemplates:
         if "index_mm" in facts:
             left, top = (float(v) for v in facts["index_mm"])
             reach = (left + INDEX_SLACK_MM[0], top + INDEX_SLACK_MM[1])
+        outlines: tuple[tuple[str, Outline], ...] = ()
+        if "outlines" in facts:
+            raw = facts["outlines"]
+            outlines = tuple((s, (float(raw[s][0]), float(raw[s][1]), float(raw[s][2]))) for s in SUITS)
         ranks = tuple(_template(r, load(f"rank-{r}")) for r in RANKS)
         suits, windows = cls._suit_sets({s: load(f"suit-{s}") for s in SUITS}, rank, suit)
-        return cls(ranks, suits, windows, rank, suit, inks, reach, own=True)
+        return cls(ranks, suits, windows, rank, suit, inks, reach, own=True, outlines=outlines)
 
     def _bank(self, options: tuple[Template, ...]) -> tuple[FloatArray, FloatArray]:
         """(patterns as rows, aspects) for a set of templates, built once."""
@@ -207,46 +186,14 @@ class GlyphTemplates:
         it matches that suit's template, compared centred at the rank's blur)."""
         return self.suit_evidence(ink, px_per_mm, candidates, blur).decide(self.own)
 
-    def suit_evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
-        """What the suit is decided on (bench/suit_margins.py reports it on camera-processed frames):
-        the ink as seen, or when that leaves the suit unknown, the ink softened by
-        :data:`SOFTEN_MM` when that names the suit the outline leaned to, or one at the strict
-        limits when it leaned to neither (a webcam's sharpening thins a spade's edges until its
-        outline is unsure)."""
-        seen = self._evidence(ink, px_per_mm, candidates, blur)
-        # only a suit printed at the templates' size; the softened outline must name the suit the
-        # outline leaned to at its looser limits, or, when it leaned to neither, name one at its strict limits
-        if seen.decide(self.own)[0] is not None or len(candidates) < 2 or abs(seen.size - 1.0) > SOFTEN_SIZE:
-            return seen
-        soft = np.asarray(cv2.GaussianBlur(ink, (0, 0), SOFTEN_MM * px_per_mm), np.float32)
-        softened = self._evidence(soft, px_per_mm, candidates, blur)
-        named = softened.decide(self.own)[0]
-        ok = named == seen.loose if seen.loose is not None else softened.strict is not None
-        return softened if named is not None and ok else seen
-
-    def _evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> "SuitEvidence":
-        probe = _window(ink, WINDOW * self.suit_mm * px_per_mm).ravel()
-        scores = {t.name: float(t.patterns[blur].ravel() @ probe) for t in self.suit_windows if t.name in candidates}
-        strict = suit_by_shape(ink, candidates)
-        loose = strict if strict is not None else suit_by_shape(ink, candidates, loose=True)
-        named = strict or loose
-        margin = min((scores[named] - v for other, v in scores.items() if other != named), default=1.0) if named else 0.0
-        lean = self.lean(named, scores, blur) if named and len(candidates) > 1 else 1.0
-        size = ink_height(ink) / max(1e-6, self.suit_mm * px_per_mm)
-        return SuitEvidence(candidates, shape_of(ink), strict, loose, scores, margin, lean, size)
+    def suit_evidence(self, ink: FloatArray, px_per_mm: float, candidates: tuple[str, ...], blur: int) -> SuitEvidence:
+        """What the suit is decided on (vision/detectors/suit_look.py; bench/suit_margins.py reports
+        it on camera-processed frames)."""
+        return looked_at(self.suit_windows, self.suit_mm, self.own, ink, px_per_mm, candidates, blur, dict(self.outlines))
 
     def lean(self, name: str, scores: dict[str, float], blur: int) -> float:
-        """How far the ink lies from halfway between ``name``'s template and the nearest other
-        suit's towards ``name``'s: 1 at that template, -1 at the other's (the templates of one
-        deck's spade and club differ little, so a fixed margin in correlation means nothing)."""
-        mine = next(t for t in self.suit_windows if t.name == name).patterns[blur].ravel()
-        lean = 1.0
-        for t in self.suit_windows:
-            if t.name == name or t.name not in scores:
-                continue
-            gap = 1.0 - float(mine @ t.patterns[blur].ravel())
-            lean = min(lean, (scores[name] - scores[t.name]) / gap if gap > 1e-6 else 0.0)
-        return lean
+        """:func:`vision.detectors.suit_look.lean` with these templates."""
+        return suit_look.lean(self.suit_windows, name, scores, blur)
 
 
 def templates_for(settings: VisionSettings) -> GlyphTemplates:
@@ -274,6 +221,8 @@ def read_deck_file(path: Path) -> dict[str, Any]:
             raise ValueError("not a table")
         if "inks" in raw and not all(isinstance(raw["inks"].get(s), list) and len(raw["inks"][s]) == 3 for s in SUITS):
             raise ValueError("inks must give [b, g, r] for S, H, D and C")
+        if "outlines" in raw and not all(isinstance(raw["outlines"].get(s), list) and len(raw["outlines"][s]) == 3 for s in SUITS):
+            raise ValueError("outlines must give [top, fill, aspect] for S, H, D and C")
         for key in ("rank_mm", "suit_mm"):
             if key in raw and not (isinstance(raw[key], (int, float)) and 2 <= raw[key] <= 30):
                 raise ValueError(f"{key} must be a height in mm, 2 to 30")

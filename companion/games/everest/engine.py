@@ -69,6 +69,11 @@ class Everest(Game[EverestState]):
         # while nobody has won, and every move asks.
         if state.winner is not None:
             return super().judge(state, move)
+        check = _CHECKS.get(type(move))  # (self.check, inlined: every move is judged)
+        if check is None:
+            raise MOVES.unknown(move)
+        if move.by in state.players:
+            return check(state, move)
         return self.check(state, move)
 
     def check(self, state: EverestState, move: Move) -> Verdict:
@@ -262,7 +267,7 @@ def _apply_plan(state: EverestState, move: Plan) -> EverestState:
     plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
     if None not in plans or _all_planned(plans, state.aside):
         return resolve.reveal(state, plans)
-    return state.evolve(plans=plans)
+    return state.changed({"plans": plans})
 
 
 def _apply_roll(state: EverestState, move: Roll) -> EverestState:

@@ -307,7 +307,7 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited
         raise ValueError("no roll is awaited")
     if not isinstance(nxt, Done):
-        return state.evolve(need=nxt, events=state.events + tuple(events))
+        return state.changed({"need": nxt, "events": state.events + tuple(events)})
     w = _Work(state)
     w.t.events.extend(events)
     _after_roll(w, nxt)

@@ -9,7 +9,7 @@ from .cards import Cond, Kind
 from .common import card_name, in_phase, room_name
 from .effects import clear, clear_by, follow_card, game_over, meets, new_round
 from .moves import Clear, EndRound, Penalty
-from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
+from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State, without
 
 _LEGAL = Verdict.legal()
 
@@ -128,11 +128,15 @@ def check_end_round(state: State, m: EndRound) -> Verdict:
 
 def apply_end_round(state: State, m: EndRound) -> State:
     """EH-TO-DISCARD, then EH-NEXT-MAIN: the next main puzzle, or a penalty card."""
-    gone = set(state.sacrificed_now)
-    dead_hands = tuple(c for p in state.players if p in gone for c in state.hands[p])
-    state = state.but(discard=state.discard + tuple(p.card for p in state.played) + dead_hands,
-        hands={p: (() if p in gone else h) for p, h in state.hands.items()},
-    )
+    played = tuple(p.card for p in state.played)
+    if state.sacrificed_now:
+        gone = set(state.sacrificed_now)
+        dead_hands = tuple(c for p in state.players if p in gone for c in state.hands[p])
+        state = state.but(discard=state.discard + played + dead_hands,
+            hands={p: (() if p in gone else h) for p, h in state.hands.items()},
+        )
+    else:  # (most rounds: nobody's hand goes to the discard pile)
+        state = state.but(discard=state.discard + played)
     if state.main_cleared:
         return new_round(state.but(main=state.main[1:]))
     if state.no_penalty or not state.penalties:
@@ -155,7 +159,7 @@ def check_penalty(state: State, m: Penalty) -> Verdict:
 
 def apply_penalty(state: State, m: Penalty) -> State:
     card = state.cards.cards[m.card]
-    state = state.but(penalties=tuple(c for c in state.penalties if c != m.card),
+    state = state.but(penalties=without(state.penalties, m.card),
         drawn_penalties=state.drawn_penalties + (m.card,),
         penalties_due=state.penalties_due - 1,
     )

@@ -110,15 +110,15 @@ def check_resolve(state: State, m: Resolve) -> Verdict:
 def apply_resolve(state: State, m: Resolve) -> State:
     """EH-SACRIFICE: reveal all, sacrifices first, then every other instruction on the played cards."""
     state = settle_follows(state)
+    victims, killers = sacrifices(state)  # (reads where the tokens are, not the phase or the faces)
     # Cards that barred moving or playing have had their action phase.
     state = state.but(phase=Phase.RESOLVE,
         played=tuple(p if p.revealed else p.face_up() for p in state.played),
         no_move=frozenset(),
         no_play=frozenset(),
         moved=frozenset(),
+        killers=killers,
     )
-    victims, killers = sacrifices(state)
-    state = state.but(killers=killers)
     state = sacrifice(state, victims)
     for played in state.played:  # cards of sacrificed players still count
         card = state.cards.cards[played.card]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from companion.core import Verdict
 from .cards import PLAYED_EFFECT_KINDS
 from .common import card_name, holds, in_phase, living_actor
 from .effects import follow_card, game_over, sacrifice, sacrifices, settle_follows
 from .moves import Follow, Play, Resolve, Reveal
-from .state import Phase, PlayedCard, State, names
+from .state import Phase, PlayedCard, State, names, without
 
 _LEGAL = Verdict.legal()
+_REVEALED = attrgetter("revealed")
 
 
 def check_follow(state: State, m: Follow) -> Verdict:
@@ -50,7 +53,7 @@ def check_play(state: State, m: Play) -> Verdict:
 
 def _play_rules(state: State, m: Play) -> Verdict | None:
     by = m.by or ""
-    if any(p.revealed for p in state.played):
+    if any(map(_REVEALED, state.played)):
         return Verdict.illegal("EH-REVEAL", "the cards are already revealed; it is too late to play one", "take the card back")
     mine = state.played_by(by)
     if mine is not None:
@@ -70,7 +73,7 @@ def apply_play(state: State, m: Play) -> State:
     by = m.by or ""
     state = settle_follows(state)
     played = PlayedCard(by, m.card, m.target, state.where[by])
-    return state.but(hands={**state.hands, by: tuple(c for c in state.hands[by] if c != m.card)}, played=state.played + (played,))
+    return state.but(hands={**state.hands, by: without(state.hands[by], m.card)}, played=state.played + (played,))
 
 
 def _waiting(state: State) -> Verdict | None:
@@ -97,7 +100,7 @@ def check_reveal(state: State, m: Reveal) -> Verdict:
 
 
 def apply_reveal(state: State, m: Reveal) -> State:
-    return state.but(played=tuple(PlayedCard(p.by, p.card, p.target, p.room, True) if p.card == m.card else p for p in state.played))
+    return state.but(played=tuple(p.face_up() if p.card == m.card else p for p in state.played))
 
 
 def check_resolve(state: State, m: Resolve) -> Verdict:
@@ -107,15 +110,15 @@ def check_resolve(state: State, m: Resolve) -> Verdict:
 def apply_resolve(state: State, m: Resolve) -> State:
     """EH-SACRIFICE: reveal all, sacrifices first, then every other instruction on the played cards."""
     state = settle_follows(state)
+    victims, killers = sacrifices(state)  # (reads where the tokens are, not the phase or the faces)
     # Cards that barred moving or playing have had their action phase.
     state = state.but(phase=Phase.RESOLVE,
-        played=tuple(p if p.revealed else PlayedCard(p.by, p.card, p.target, p.room, True) for p in state.played),
+        played=tuple(p if p.revealed else p.face_up() for p in state.played),
         no_move=frozenset(),
         no_play=frozenset(),
         moved=frozenset(),
+        killers=killers,
     )
-    victims, killers = sacrifices(state)
-    state = state.but(killers=killers)
     state = sacrifice(state, victims)
     for played in state.played:  # cards of sacrificed players still count
         card = state.cards.cards[played.card]

@@ -121,7 +121,7 @@ class CardSet:
 
     def ids(self, *kinds: Kind) -> tuple[str, ...]:
         """The ids of the cards of these kinds, in the set's order."""
-        return tuple(c.id for c in self.cards.values() if c.kind in kinds)
+        return _ids(self, kinds)
 
     def kind_of(self, card_id: str) -> Kind | None:
         card = self.cards.get(card_id)
@@ -130,6 +130,18 @@ class CardSet:
     def name_of(self, card_id: str) -> str:
         card = self.cards.get(card_id)
         return card_id if card is None else card.name
+
+
+@lru_cache(maxsize=64)
+def _ids(cards: CardSet, kinds: tuple[Kind, ...]) -> tuple[str, ...]:
+    # A set never changes (it is hashed by identity), and every setup asks for the same kinds.
+    return tuple(c.id for c in cards.cards.values() if c.kind in kinds)
+
+
+@lru_cache(maxsize=16)
+def kinds_of(cards: CardSet) -> Mapping[str, Kind]:
+    """Card id -> its kind, for a setup that places every card of the set (read, never changed)."""
+    return {c.id: c.kind for c in cards.cards.values()}
 
 
 @lru_cache(maxsize=16)

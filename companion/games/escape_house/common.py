@@ -23,6 +23,8 @@ def card_name(state: State, card: str) -> str:
 
 def living_actor(state: State, move: Move) -> Verdict | None:
     """EH-PLAYER / EH-SACRIFICED: the move names a living player of this game."""
+    if move.by in state.where:  # the living players are exactly ``where``'s keys: nothing to refuse
+        return None
     refused = not_a_player(PLAYER_RULE, state.players, move)
     if refused is not None:
         return refused

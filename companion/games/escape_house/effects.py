@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from companion.core import JsonObject, Outcome, Termination
 
@@ -192,9 +193,10 @@ def clear(state: State, puzzle: str, room: str) -> State:
 # -- the turn of a round -----------------------------------------------------------------------
 
 
-def new_round(state: State) -> State:
-    """The next round's explore phase (EH-PHASE). Cards that bar moving or playing stay in force."""
-    return state.but(round=state.round + 1,
+def new_round(state: State, **more: Any) -> State:
+    """The next round's explore phase (EH-PHASE). Cards that bar moving or playing stay in force.
+    ``more``: other changes the move that ends the round makes, in the same copy of the state."""
+    return state.but(**more, round=state.round + 1,
         phase=Phase.EXPLORE,
         moved=frozenset(),
         acted=frozenset(),

@@ -9,7 +9,7 @@ from companion.core import JsonObject, Move, Outcome, Prompt, RuleBook, Unexplai
 from companion.core.seen import PressSeen, Seen
 from companion.core.picks import Choice, Pick
 from companion.core.setup_form import SetupForm
-from companion.contract.dispatch import MoveTable
+from companion.contract.dispatch import Apply, Check, MoveTable
 from companion.contract.game import Game, Narrowed
 from . import action, common, effects, entry, explore, live, picks, resolve, table, views
 from .cards import alike
@@ -39,7 +39,7 @@ from .rules import RULEBOOK
 from .setup import build_state
 from .state import HAND_LIMIT, MAIN_ROOM, Phase, State
 
-MOVES: MoveTable[State] = MoveTable("Escape House", {
+_HANDLERS: dict[type[Move], tuple[Check[State], Apply[State]]] = {
     Dealt: (live.check_dealt, live.apply_dealt),
     Flip: (live.check_flip, live.apply_flip),
     MoveTo: (explore.check_move, explore.apply_move),
@@ -56,7 +56,11 @@ MOVES: MoveTable[State] = MoveTable("Escape House", {
     Clear: (resolve.check_clear, resolve.apply_clear),
     EndRound: (resolve.check_end_round, resolve.apply_end_round),
     Penalty: (resolve.check_penalty, resolve.apply_penalty),
-})
+}
+MOVES: MoveTable[State] = MoveTable("Escape House", _HANDLERS)
+_CHECKS: dict[type[Move], Check[State]] = {kind: pair[0] for kind, pair in _HANDLERS.items()}
+_APPLIES: dict[type[Move], Apply[State]] = {kind: pair[1] for kind, pair in _HANDLERS.items()}
+"""MOVES's two halves as plain dicts, for EscapeHouse.check and apply to read without a method call."""
 
 
 class EscapeHouse(Game[State]):
@@ -79,18 +83,30 @@ class EscapeHouse(Game[State]):
     def setup(self, players: tuple[str, ...], options: Any, setup: Mapping[str, Any]) -> State:
         return build_state(players, options, setup)
 
+    def judge(self, state: State, move: Move) -> Verdict:
+        # Game.judge with its "is the game over" read off the state: effects.outcome is None exactly
+        # while the phase is not OVER, and every move asks.
+        if state.phase is Phase.OVER:
+            return super().judge(state, move)
+        return self.check(state, move)
+
     def check(self, state: State, move: Move) -> Verdict:
-        check = MOVES.checker(move)
+        check = _CHECKS.get(type(move))  # (MOVES.checker, read here: every move asks)
+        if check is None:
+            raise MOVES.unknown(move)
         if state.phase is Phase.DEAL and not isinstance(move, Dealt):
             waiting = ", ".join(live.still_to_deal(state))
             return Verdict.illegal("EH-SETUP-HANDS", f"the hands are dealt first: {waiting} still to tap their cards in",
                                    "undo that; each player taps the four cards dealt to them")
-        if state.needs_flip() and not isinstance(move, Flip):
+        if not state.main and state.needs_flip() and not isinstance(move, Flip):  # (needs_flip asks `main` first)
             return Verdict.illegal("EH-NEXT-MAIN", "the next main puzzle is still face down", "turn it up and tap it first")
         return check(state, move)
 
     def apply(self, state: State, move: Move) -> State:
-        return MOVES.apply(state, move)
+        apply = _APPLIES.get(type(move))  # (MOVES.apply, read here: every move asks)
+        if apply is None:
+            raise MOVES.unknown(move)
+        return apply(state, move)
 
     def outcome(self, state: State) -> Outcome | None:
         return effects.outcome(state)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 
 from companion.core import Verdict
 from . import live
@@ -175,18 +176,21 @@ def check_draw_discard(state: State, m: DrawDiscard) -> Verdict:
 
 def apply_draw_discard(state: State, m: DrawDiscard) -> State:
     by = m.by or ""
-    on_credit = state.draw_credit.get(by, 0) > 0
-    state = state.but(discard=without(state.discard, m.keep), hands={**state.hands, by: state.hands[by] + (m.keep,)})
-    if on_credit:
+    changes: dict[str, Any] = {
+        "discard": without(state.discard, m.keep),
+        "hands": {**state.hands, by: state.hands[by] + (m.keep,)},
+    }
+    if state.draw_credit.get(by, 0) > 0:  # on credit
         credit = bump(state.draw_credit, by, -1)
         seen = dict(state.credit_seen)
         if by in credit:
             seen[by] = seen.get(by, frozenset()) | set(m.seen)
         else:
             seen.pop(by, None)
-        state = state.but(draw_credit=credit, credit_seen=seen)
+        changes.update(draw_credit=credit, credit_seen=seen)
     else:
-        state = state.but(draws=bump(state.draws, by), acted=state.acted | {by})
+        changes.update(draws=bump(state.draws, by), acted=state.acted | {by})
+    state = state.but(**changes)  # (one copy of the state, not two)
     card = state.cards.cards[m.keep]
     if card.kind is Kind.TRAP and state.options.traps_fire_from_discard:  # EH-TRAP (a setting)
         state = follow_card(state, card, by, None, MAIN_ROOM)
@@ -279,7 +283,9 @@ def check_end_explore(state: State, m: EndExplore) -> Verdict:
     v = in_phase(state, m, Phase.EXPLORE)
     if v is not None:
         return v
-    over = [p for p in state.alive if len(state.hands[p]) > HAND_LIMIT]
+    over: list[str] = []
+    if max(map(len, state.hands.values()), default=0) > HAND_LIMIT:  # (most often nobody: one pass in C)
+        over = [p for p in state.alive if len(state.hands[p]) > HAND_LIMIT]
     if over:
         return Verdict.illegal(
             "EH-HAND-LIMIT",
@@ -293,7 +299,7 @@ def owed(state: State) -> Verdict | None:
     """EH-OWED: discards and penalty draws that effects call for are done before the game goes on."""
     if state.penalties_due:
         return Verdict.illegal("EH-OWED", "a penalty card is still to be drawn", "draw the penalty card first")
-    debtors = [p for p in state.alive if state.owed(p)]
+    debtors = [p for p in state.alive if state.owed(p)] if state.owed_discards else []
     if debtors:
         return Verdict.illegal(
             "EH-OWED", f"{names(debtors)} must still discard for a card's effect", "discard to the discard pile first"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Any
 
 from companion.core import Verdict
 from . import live
@@ -9,7 +10,7 @@ from .cards import Cond, Kind
 from .common import card_name, in_phase, room_name
 from .effects import clear, clear_by, follow_card, game_over, meets, new_round
 from .moves import Clear, EndRound, Penalty
-from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
+from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State, without
 
 _LEGAL = Verdict.legal()
 
@@ -100,6 +101,8 @@ def missed_clears(state: State) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
     rooms = {p.room for p in state.played if cards[p.card].kind is Kind.ITEM}
     if state.killers:
         rooms.add(MAIN_ROOM)
+    if not rooms:
+        return ()
     out = []
     for puzzle, room in state.open_puzzles():
         if room not in rooms:
@@ -128,16 +131,23 @@ def check_end_round(state: State, m: EndRound) -> Verdict:
 
 def apply_end_round(state: State, m: EndRound) -> State:
     """EH-TO-DISCARD, then EH-NEXT-MAIN: the next main puzzle, or a penalty card."""
-    gone = set(state.sacrificed_now)
-    dead_hands = tuple(c for p in state.players if p in gone for c in state.hands[p])
-    state = state.but(discard=state.discard + tuple(p.card for p in state.played) + dead_hands,
-        hands={p: (() if p in gone else h) for p, h in state.hands.items()},
-    )
+    played = tuple(p.card for p in state.played)
+    changes: dict[str, Any]
+    if state.sacrificed_now:
+        gone = set(state.sacrificed_now)
+        dead_hands = tuple(c for p in state.players if p in gone for c in state.hands[p])
+        changes = {
+            "discard": state.discard + played + dead_hands,
+            "hands": {p: (() if p in gone else h) for p, h in state.hands.items()},
+        }
+    else:  # (most rounds: nobody's hand goes to the discard pile)
+        changes = {"discard": state.discard + played}
+    # (one copy of the state for the whole turn of the round)
     if state.main_cleared:
-        return new_round(state.but(main=state.main[1:]))
+        return new_round(state, main=state.main[1:], **changes)
     if state.no_penalty or not state.penalties:
-        return new_round(state)
-    return state.but(closing=True, penalties_due=1)
+        return new_round(state, **changes)
+    return state.but(closing=True, penalties_due=1, **changes)
 
 
 def check_penalty(state: State, m: Penalty) -> Verdict:
@@ -155,16 +165,16 @@ def check_penalty(state: State, m: Penalty) -> Verdict:
 
 def apply_penalty(state: State, m: Penalty) -> State:
     card = state.cards.cards[m.card]
-    state = state.but(penalties=tuple(c for c in state.penalties if c != m.card),
+    clock = card.kind is Kind.CLOCK
+    state = state.but(penalties=without(state.penalties, m.card),
         drawn_penalties=state.drawn_penalties + (m.card,),
         penalties_due=state.penalties_due - 1,
+        clocks=(state.clocks + 1) if clock else state.clocks,
     )
-    if card.kind is Kind.CLOCK:
-        state = state.but(clocks=state.clocks + 1)
-        if state.clocks >= CLOCKS_TO_LOSE:  # EH-CLOCKS
-            return game_over(state, won=False)
+    if clock and state.clocks >= CLOCKS_TO_LOSE:  # EH-CLOCKS
+        return game_over(state, won=False)
     state = follow_card(state, card, None, None, MAIN_ROOM)
-    state = state.but(penalties_due=min(state.penalties_due, len(state.penalties)))
-    if state.closing and not state.penalties_due:
-        return new_round(state)
-    return state
+    due = min(state.penalties_due, len(state.penalties))
+    if state.closing and not due:
+        return new_round(state, penalties_due=due)
+    return state if due == state.penalties_due else state.but(penalties_due=due)

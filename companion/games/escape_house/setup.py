@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.core.errors import SetupError
-from .cards import DECK_KINDS, PENALTY_KINDS, CardSet, Kind
+from .cards import DECK_KINDS, HAND_KINDS, PENALTY_KINDS, CardSet, Kind, kinds_of
 from .cardset import load_card_set
 from .options import EscapeHouseOptions
 from .state import CLOCKS_TO_LOSE, MAIN_ROOM, Phase, State
@@ -23,6 +23,8 @@ BASE_PLAYERS = 6
 BASE_MAIN = 7
 BASE_ROOMS = 6
 DEALT_PER_PLAYER = 3
+_MAIN_KINDS = frozenset({Kind.MAIN})
+_SIDE_KINDS = frozenset({Kind.SIDE})
 
 
 def main_count(players: int) -> int:
@@ -40,6 +42,7 @@ class _Dealt:
 
     def __init__(self, card_set: CardSet) -> None:
         self.card_set = card_set
+        self.kinds = kinds_of(card_set)
         self.seen: dict[str, str] = {}
 
     def ids(self, value: Any, where: str) -> tuple[str, ...]:
@@ -48,7 +51,7 @@ class _Dealt:
         return tuple(value)
 
     def take(self, card: str, kinds: frozenset[Kind], where: str) -> None:
-        kind = self.card_set.kind_of(card)
+        kind = self.kinds.get(card)
         if kind is None:
             raise SetupError(f'setup {where} names "{card[:40]}", which is not a card of the set "{self.card_set.name}"')
         if kind not in kinds:
@@ -84,7 +87,7 @@ def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Ma
     if len(main) != main_count(n):
         raise SetupError(f"setup \"main\" has {len(main)} main puzzles; {n} players need {main_count(n)}")
     for card in main:
-        dealt.take(card, frozenset({Kind.MAIN}), "the main room")
+        dealt.take(card, _MAIN_KINDS, "the main room")
 
     # EH-SETUP-ROOMS
     rooms_raw = setup["rooms"]
@@ -100,7 +103,7 @@ def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Ma
         cards = dealt.ids(raw, f'room "{room}"')
         if not cards:
             raise SetupError(f'setup room "{room}" needs its side puzzle first')
-        dealt.take(cards[0], frozenset({Kind.SIDE}), f'room "{room}"')
+        dealt.take(cards[0], _SIDE_KINDS, f'room "{room}"')
         for card in cards[1:]:
             dealt.take(card, DECK_KINDS, f'the deck of room "{room}"')
         puzzles[room] = cards[0]
@@ -113,11 +116,11 @@ def build_state(players: tuple[str, ...], options: EscapeHouseOptions, setup: Ma
     hands: dict[str, tuple[str, ...]] = {}
     for player in players:
         hand = dealt.ids(hands_raw[player], f"hand of {player}")
-        betrays = [c for c in hand if card_set.kind_of(c) is Kind.BETRAY]
+        betrays = [c for c in hand if dealt.kinds.get(c) is Kind.BETRAY]
         if len(betrays) != 1 or len(hand) != 1 + DEALT_PER_PLAYER:
             raise SetupError(f"setup: {player} must be dealt one Betray card and {DEALT_PER_PLAYER} more, not {len(hand)} cards")
         for card in hand:
-            dealt.take(card, DECK_KINDS | {Kind.BETRAY}, f"the hand of {player}")
+            dealt.take(card, HAND_KINDS, f"the hand of {player}")
         hands[player] = hand
 
     # EH-SETUP-DECKS: the whole draw deck is dealt, the rest split evenly over the side rooms.
@@ -182,7 +185,7 @@ def build_live_state(players: tuple[str, ...], options: EscapeHouseOptions, setu
     if not 1 <= len(main) <= main_count(n):
         raise SetupError(f'setup "main" names the face-up main puzzle (1 to {main_count(n)} cards top first, the rest stay face down)')
     for card in main:
-        dealt.take(card, frozenset({Kind.MAIN}), "the main room")
+        dealt.take(card, _MAIN_KINDS, "the main room")
     if len(card_set.ids(Kind.MAIN)) < main_count(n):
         raise SetupError(f'the card set "{card_set.name}" has {len(card_set.ids(Kind.MAIN))} main puzzles; {n} players need {main_count(n)}')
     rooms = _room_names(setup.get("rooms"), n)

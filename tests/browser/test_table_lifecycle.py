@@ -111,7 +111,7 @@ def _phones(chromium: Any, console: Any, url: str, errors: list[str]) -> dict[st
     return phones
 
 
-def _play_something(page: Any, url: str, taps: int = 12) -> bool:
+def _play_something(page: Any, url: str, taps: int = 16) -> bool:
     """Tap the first thing the engine proposes (a one-tap move, else the first legal value) until a
     move is sent; False if the page offers nothing to this player now."""
     page.bring_to_front()
@@ -122,6 +122,8 @@ def _play_something(page: Any, url: str, taps: int = 12) -> bool:
             _tap(page, '[data-tap^="quick:"]', "[data-builder]")
         elif page.locator('.step [data-tap^="value:"]:not(.off)').count():
             _tap(page, '.step [data-tap^="value:"]:not(.off)', "[data-builder]")
+        elif page.locator('.step [data-tap^="part:"]:not(.off)').count():  # a value by its parts (an Everest coin)
+            _tap(page, '.step [data-tap^="part:"]:not(.off)', "[data-builder]")
         elif page.locator('.step [data-tap="finish"].go').count():
             _tap(page, '.step [data-tap="finish"].go', "[data-builder]")
         elif page.locator('[data-tap^="verb:"]:not(.off):not(.on)').count():  # several legal verbs: the first listed

@@ -45,13 +45,19 @@ def test_a_scripted_game_drives_the_table_through_the_real_bridge(tmp_path: Path
             bridge.stop()
             table.stop()
     assert sim.played == 4
-    assert [(o.payload["zone"], o.payload["event"], o.payload["card"]) for o in observations] == [
-        ("hand-ben", "arrive", "blue-3"),
-        ("hand-ben", "depart", "blue-3"),
-        ("pile-1", "arrive", "red-7"),
-        ("pile-1", "arrive", "blue-3"),
-    ]
-    assert [o.table_time for o in observations] == sorted(o.table_time for o in observations)
+    # Each zone's events come in the order they happened, each with its own table time. Across zones a
+    # held departure may be delivered after another reader's later arrival (companion/table/debounce.py):
+    # a busy machine delivered the hand's departure after the pile's arrivals of the same moment.
+    by_zone: dict[str, list[tuple[str, str]]] = {}
+    for o in observations:
+        by_zone.setdefault(o.payload["zone"], []).append((o.payload["event"], o.payload["card"]))
+    assert by_zone == {
+        "hand-ben": [("arrive", "blue-3"), ("depart", "blue-3")],
+        "pile-1": [("arrive", "red-7"), ("arrive", "blue-3")],
+    }
+    for zone in by_zone:
+        times = [o.table_time for o in observations if o.payload["zone"] == zone]
+        assert times == sorted(times), (zone, times)
 
 
 @pytest.mark.parametrize(

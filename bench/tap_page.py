@@ -10,7 +10,9 @@ as the pages do it:
   by a player is POSTed from that player's phone (``/api/p/<player>/<token>/move``, with the page's
   CSRF token); a move by nobody from the referee's console, logged in with the PIN;
 - *updated* means what a page does on the stream's ``board`` event: a player's phone fetches its own
-  view and its builder's offer (``/view``, ``/offer``), a scoreboard phone the board (``/api/board``).
+  view and its builder's offer (``/view``, ``/offer``) at once, on two connections, as
+  ``web/static/player.js`` does (``refresh()`` and ``builder.refresh()``, neither awaiting the other); a
+  scoreboard phone draws the board the event carries (``web/static/scoreboard.js``), with no fetch.
 
 A tap's time runs from just before its POST to the moment the last of the eight phones has its
 update (time.monotonic(), one clock). The service's CPU per tap is its process's CPU time (every
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import itertools
 import json
 import os
 import re
@@ -49,12 +52,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench import tap_trace  # noqa: E402  (after the path: run as a script)
+
 TARGET_P99_MS = 100.0
 PIN = "24681357"
 TIMEOUT_S = 30.0
 
 
-def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | None = None) -> None:
+def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | None = None, trace: bool = False) -> None:
     """The service process: a session of the seeded game's header, served; prints its address, the
     players' links and the moves, then serves until its standard input closes. Each ``cpu`` line it
     reads is answered with its CPU seconds so far (every thread: ``time.process_time``). With
@@ -74,6 +79,7 @@ def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | 
     session.start()
     web = start_web(session, WebConfig(host="127.0.0.1", port=0, threads=32), pin=PIN)
     web.app.config["RATE_LIMITS_OFF"] = True
+    traced = tap_trace.install(web) if trace else None
     print(json.dumps({
         "port": int(web.server.effective_port),
         "links": {p: player_link(web.app, p) for p in header.players},
@@ -83,6 +89,8 @@ def serve_main(game_id: str, seed: int, moves: int, folder: str, profile: str | 
         if line.strip() == "cpu":
             times = os.times()
             print(json.dumps({"cpu_s": time.process_time(), "sys_s": times.system}), flush=True)
+        elif line.strip() == "trace" and traced is not None:
+            print(json.dumps(traced.dump()), flush=True)
     web.close()
     session.stop()
     if profile:
@@ -110,6 +118,9 @@ def _profile_threads() -> list[Any]:
     return profiles
 
 
+_REQUESTS = itertools.count()
+
+
 class Client:
     """One device's keep-alive connection and its cookies."""
 
@@ -117,12 +128,18 @@ class Client:
         self.port = port
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT_S)
         self.cookies: dict[str, str] = {}
+        self.last: dict[str, Any] = {}
+        """The last request: its X-Bench-Id, path, and when it was sent and answered (for --trace)."""
 
     def request(self, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-        sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), "Origin": f"http://127.0.0.1:{self.port}", **(headers or {})}
+        ident = f"{id(self)}-{next(_REQUESTS)}"
+        sent = {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items()), "Origin": f"http://127.0.0.1:{self.port}",
+                "X-Bench-Id": ident, **(headers or {})}
+        began = time.monotonic()
         self.conn.request(method, path, body=body, headers=sent)
         resp = self.conn.getresponse()
         data = resp.read()
+        self.last = {"id": ident, "path": path, "sent": began, "answered": time.monotonic()}
         for name, value in resp.getheaders():
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
@@ -148,8 +165,12 @@ class Phone:
     client: Client = field(init=False)
     tapper: Client = field(init=False)
     """The connection taps go on (a browser opens another while the page's fetches are under way)."""
+    fetchers: list[Client] = field(init=False)
+    """One connection per fetch the page makes at once (the first is ``client``)."""
     token: str = ""
     updated: dict[int, float] = field(default_factory=dict)
+    timeline: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Per row: when its board event arrived, and the fetches it made (for --trace)."""
     seen: threading.Condition = field(default_factory=threading.Condition)
     failed: list[str] = field(default_factory=list)
 
@@ -161,6 +182,9 @@ class Phone:
             self.client.request("GET", self.page)
         self.tapper = Client(self.port)
         self.tapper.cookies = self.client.cookies
+        self.fetchers = [self.client] + [Client(self.port) for _ in self.fetches[1:]]
+        for other in self.fetchers[1:]:
+            other.cookies = self.client.cookies
         threading.Thread(target=self._listen, name=f"phone-{self.name}", daemon=True).start()
 
     def _listen(self) -> None:
@@ -176,36 +200,53 @@ class Phone:
             if text.startswith("event: "):
                 event = text[7:]
             elif text.startswith("data: ") and event == "board":
+                arrived = time.monotonic()
                 seq = int(json.loads(text[6:]).get("seq", 0))
-                try:
-                    for path in self.fetches:
-                        status, _ = self.client.request("GET", path)
-                        if status != 200:
-                            self.failed.append(f"{path}: {status}")
-                except (OSError, http.client.HTTPException) as exc:
-                    self.failed.append(f"{self.name}: {exc}")
+                fetched: list[dict[str, Any]] = [{} for _ in self.fetches]
+                # The page's fetches go out at once, each on its own connection, as a browser sends them.
+                others = [threading.Thread(target=self._fetch, args=(i, fetched), daemon=True) for i in range(1, len(self.fetches))]
+                for other in others:
+                    other.start()
+                if self.fetches:
+                    self._fetch(0, fetched)
+                for other in others:
+                    other.join()
                 with self.seen:
                     self.updated[seq] = time.monotonic()
+                    self.timeline[seq] = {"event": arrived, "fetches": [f for f in fetched if f], "done": self.updated[seq]}
                     self.seen.notify_all()
             elif not text:
                 event = ""
 
-    def wait_for(self, seq: int, deadline: float) -> float:
+    def _fetch(self, i: int, into: list[dict[str, Any]]) -> None:
+        client, path = self.fetchers[i], self.fetches[i]
+        try:
+            status, _ = client.request("GET", path)
+            into[i] = client.last
+            if status != 200:
+                self.failed.append(f"{path}: {status}")
+        except (OSError, http.client.HTTPException) as exc:
+            self.failed.append(f"{self.name}: {exc}")
+
+    def wait_for(self, seq: int, deadline: float) -> tuple[float, dict[str, Any]]:
+        """When the page first showed row ``seq`` (or a later one), and that update's timeline."""
         with self.seen:
             while True:
-                done = [t for s, t in self.updated.items() if s >= seq]
+                done = [(t, s) for s, t in self.updated.items() if s >= seq]
                 if done:
-                    return min(done)
+                    at, shown = min(done)
+                    return at, self.timeline[shown]
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise SystemExit(f"bench/tap_page.py: {self.name}'s page never showed row {seq}")
                 self.seen.wait(left)
 
 
-def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile: str | None = None) -> dict[str, Any]:
+def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile: str | None = None,
+        trace: bool = False) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        server = subprocess.Popen([sys.executable, __file__, "--serve", game_id, str(seed), str(moves), folder]
-                                  + ([profile] if profile else []),
+        server = subprocess.Popen([sys.executable, __file__, "--serve", game_id, str(seed), str(moves), folder,
+                                   profile or "", "trace" if trace else ""],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
         def service_cpu_s() -> tuple[float, float]:
@@ -223,7 +264,8 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
             seated = list(links)[:phones]
             devices = [Phone(port, p, links[p], (links[p].replace("/p/", "/api/p/", 1) + "/view", links[p].replace("/p/", "/api/p/", 1) + "/offer"))
                        for p in seated]
-            devices += [Phone(port, f"scoreboard-{k + 1}", "/", ("/api/board",)) for k in range(phones - len(devices))]
+            # The scoreboard draws the board the event carries (web/static/scoreboard.js): no fetch.
+            devices += [Phone(port, f"scoreboard-{k + 1}", "/", ()) for k in range(phones - len(devices))]
             for device in devices:
                 device.open()
             referee = Client(port)
@@ -235,6 +277,7 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
             referee_token = referee.csrf("/referee")
             by_player = {d.name: d for d in devices if d.name in links}
             latencies: list[float] = []
+            timelines: list[dict[str, Any]] = []
             refused = 0
             cpu_before = service_cpu_s()
             for entry in played:
@@ -253,8 +296,17 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
                 refused += status == 409
                 seq = int(json.loads(body)["board"]["seq"])
                 deadline = t0 + TIMEOUT_S
-                latencies.append(max(d.wait_for(seq, deadline) for d in devices) - t0)
+                posted = client.last
+                shown = {d.name: d.wait_for(seq, deadline) for d in devices}
+                done = max(at for at, _ in shown.values())
+                latencies.append(done - t0)
+                timelines.append({"t0": t0, "post": posted, "done": done, "phones": {n: tl for n, (_, tl) in shown.items()}})
             cpu_after = service_cpu_s()
+            if trace:
+                assert server.stdin is not None and server.stdout is not None
+                server.stdin.write("trace\n")
+                server.stdin.flush()
+                traced = tap_trace.report(timelines, json.loads(server.stdout.readline()))
             cpu_s, sys_s = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
             failed = [f for d in devices for f in d.failed]
         finally:
@@ -269,13 +321,14 @@ def run(game_id: str, moves: int, phones: int, pause: float, seed: int, profile:
         "service_cpu_ms_per_tap": round(1000 * cpu_s / max(1, len(ms)), 2),
         "service_sys_ms_per_tap": round(1000 * sys_s / max(1, len(ms)), 2),
         "load_average": [round(x, 2) for x in os.getloadavg()],
+        **({"trace": traced} if trace else {}),
     }
 
 
 def main(argv: list[str] | None = None) -> int:
     args = argv if argv is not None else sys.argv[1:]
     if args[:1] == ["--serve"]:
-        serve_main(args[1], int(args[2]), int(args[3]), args[4], args[5] if len(args) > 5 else None)
+        serve_main(args[1], int(args[2]), int(args[3]), args[4], args[5] or None, args[6] == "trace")
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="escape-master")
@@ -285,8 +338,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", metavar="FILE", help="cProfile every thread of the service into FILE (pstats); slows it")
+    parser.add_argument("--trace", action="store_true", help="lay out where the slowest taps waited (bench/tap_trace.py)")
     opts = parser.parse_args(args)
-    result = run(opts.game, opts.moves, opts.phones, opts.pause, opts.seed, opts.profile)
+    result = run(opts.game, opts.moves, opts.phones, opts.pause, opts.seed, opts.profile, opts.trace)
     if opts.json:
         print(json.dumps(result))
     else:
@@ -299,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         if result["failed_fetches"]:
             print(f"failed fetches: {result['failed_fetches'][:5]}")
         print(f"target: p99 < {TARGET_P99_MS:.0f} ms")
+        for line in result.get("trace", []):
+            print(line)
     return 0 if not result["failed_fetches"] else 1
 
 

@@ -265,7 +265,10 @@ def _check_set_aside(state: EverestState, player: str, named: tuple[str, ...], h
 def _apply_plan(state: EverestState, move: Plan) -> EverestState:
     seat = state.players.index(move.by)  # checked: a player
     plans = state.plans[:seat] + (move.coins,) + state.plans[seat + 1 :]
-    if None not in plans or _all_planned(plans, state.aside):
+    # Every plan is in when each seat without one has all six coins aside: counted first in C
+    # (fewer such seats than missing plans, the usual answer, means not yet) before the seat loop.
+    missing = plans.count(None)
+    if not missing or (missing <= state.aside.count(6) and _all_planned(plans, state.aside)):
         return resolve.reveal(state, plans)
     return state.changed({"plans": plans})
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from .board import Board, indices, squares_of
 from .conflicts import Kind, Part, Unit, find_conflict
@@ -99,10 +99,13 @@ _STEP_STARTS: tuple[Item, ...] = tuple(StepStart(i) for i in range(STEPS))
 def reveal(state: EverestState, plans: tuple[tuple[PlanCoin, ...] | None, ...] | None = None) -> EverestState:
     """Every plan is in (``plans``, if not yet in ``state``): show them and start carrying them out
     (EV-SECRET, EV-SIMULTANEOUS)."""
-    shown = tuple([p if p is not None else () for p in (state.plans if plans is None else plans)])
-    lines = []
-    for name, plan in zip(state.players, shown):
-        lines.append(f"{name}: " + (", ".join(map(_LABEL, plan)) or "stands dazed"))
+    given = state.plans if plans is None else plans
+    shown: tuple[tuple[PlanCoin, ...], ...]
+    if None in given:  # a player with no usable coins made no plan (EV-DAZED): rare, only then rebuilt
+        shown = tuple([p if p is not None else () for p in given])
+    else:
+        shown = cast("tuple[tuple[PlanCoin, ...], ...]", given)  # (no None in it, as just asked)
+    lines = [f"{name}: {', '.join(map(_LABEL, plan)) or 'stands dazed'}" for name, plan in zip(state.players, shown)]
     w = _Work(state)
     w.plans = shown
     w.agenda = list(_STEP_STARTS)
@@ -283,7 +286,10 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
     nxt: Need | Done
     if isinstance(need, ConflictRolls):
         got = need.rolled + ((seat, value),)
-        waiting = tuple([s for s in need.waiting if s != seat])
+        waiting = need.waiting  # (seats, each once)
+        if seat in waiting:
+            at = waiting.index(seat)
+            waiting = waiting[:at] + waiting[at + 1 :]
         if waiting:
             nxt = evolved(need, rolled=got, waiting=waiting)
         else:

@@ -70,3 +70,19 @@ def test_a_board_the_colour_of_a_pawn_makes_that_pawn_unseen_never_wrong() -> No
     no pawn is wrong."""
     outcome = run_trial("pawns", YELLOW_BOARD, [0, 1]).outcome("pawn squares")
     assert outcome.wrong == 0 and outcome.unsure >= 2 and outcome.correct >= 4, outcome
+
+
+def test_the_camera_check_names_the_pawn_colour_the_board_hides() -> None:
+    """`camera check` judges the table's pawn colours against the grid's own tiles: piecepack's
+    light wood passes; yellow tiles fail the ``pawn colours`` line, naming yellow and what to change."""
+    from vision.camera_check import check_frame
+
+    scene = make_scene("pawns", 1, "easy")
+    plain = check_frame(render(scene), scene.layout, zones=scene.zones)
+    assert plain.item("pawn colours").ok and plain.item("pawn colours").measured == "no pawn colour is the board's", plain.report()
+    yellow = dataclasses.replace(scene, tiles=tuple(dataclasses.replace(t, bgr=COLOUR_BGR["yellow"]) for t in scene.tiles))
+    result = check_frame(render(yellow), yellow.layout, zones=yellow.zones)
+    assert [i.name for i in result.items if not i.ok] == ["pawn colours"], result.report()
+    line = result.item("pawn colours")
+    assert line.measured == "the board is the colour of yellow pawns" and "not yellow" in line.fix, line
+    assert check_frame(render(yellow), yellow.layout).item("pawn colours").measured.startswith("not measured")

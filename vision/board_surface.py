@@ -2,7 +2,8 @@
 
 An Everest pawn stands on piecepack tiles, not on the mat: the 8 x 6 grid is covered by tiles
 (four notches and the margin round the grid show the mat). So the pawns are judged against the
-board, not against the mat the cubes are judged against (vision/surface.py). In each frame every
+board, not against the mat the cubes are judged against (vision/surface.py). Each time the board is
+measured (the pawn detector does so once a second), every
 square of the grid is measured on its own: its colour (median chroma, brightness divided out: the
 tiles' layers differ in shade, not in colour) and its spread, as vision/surface.py measures the
 mat's. The board's tolerance comes from the median square's spread, so a hand, a pawn or a notch

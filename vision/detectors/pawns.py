@@ -17,7 +17,7 @@ from vision.board_surface import measure_board
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
 from vision.detectors.common import vision_observation
-from vision.frame import FloatArray, Frame
+from vision.frame import FloatArray, Frame, Image
 from vision.settings import VisionSettings
 
 COLUMNS, ROWS = 8, 6
@@ -26,6 +26,8 @@ OFF_GRID_PX_PER_MM = 0.5
 MOST_AREA = 2.2
 """A patch of a pawn's colour bigger than this many pawns (seen from above) is not a pawn."""
 PAD = 0.5
+BOARD_EVERY_S = 1.0
+"""The board's own colours (vision/board_surface.py) are measured again after this long."""
 """Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 
 
@@ -67,7 +69,7 @@ class PawnDetector:
     The grid polygon is its corners south-west, south-east, north-east, north-west; the board is
     resampled square-true, a pawn colour's patch is the pawn, and its centre names the square. A
     pawn off the grid (or not found) is left out; a colour seen in two places (a pawn and an icon
-    of its colour on a lit phone), and a colour the board's own tiles hide (measured in each frame:
+    of its colour on a lit phone), and a colour the board's own tiles hide (measured once a second:
     vision/board_surface.py), is named in ``unseen``, never placed.
     """
 
@@ -83,7 +85,8 @@ class PawnDetector:
         self.players_by_colour = mapping
         self._colours = tuple(known[c] for c in mapping)
         self._maps: dict[Zone, tuple[FloatArray, int, int, float]] = {}
-        self._hidden: dict[Zone, tuple[str, ...]] = {}
+        self._board: dict[Zone, tuple[float, tuple[str, ...]]] = {}
+        """Zone -> (frame time, colours its board hid) when its board was last measured."""
 
     def _raster(self, zone: Zone) -> tuple[FloatArray, int, int, float]:
         """(raster_from_table, width, height, pixels per square) for the grid zone."""
@@ -110,11 +113,7 @@ class PawnDetector:
         mm_per_square = per_square / self.settings.px_per_mm
         pawn_px = self.settings.pawn_size_mm / mm_per_square * per_square
         area = math.pi * (pawn_px / 2) ** 2
-        pad = int(round(PAD * per_square))
-        grid = np.asarray(roi, np.uint8)[pad : pad + int(ROWS * per_square), pad : pad + int(COLUMNS * per_square)]
-        surface = measure_board(grid, COLUMNS, ROWS)
-        hidden = surface.hides(self._colours) if surface is not None else ()
-        self._hidden[zone] = hidden
+        hidden = self._board_hides(zone, np.asarray(roi, np.uint8), per_square, frame.t)
         candidates: dict[str, list[Blob]] = {}
         for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
             if blob.pixels > MOST_AREA * area or blob.colour in hidden:
@@ -130,6 +129,19 @@ class PawnDetector:
             places[colour] = tuple(self._sighting(m, per_square, table_from_raster) for m in mains)
         return GridReading(places, hidden)
 
+    def _board_hides(self, zone: Zone, roi: Image, per_square: float, t: float) -> tuple[str, ...]:
+        """The pawn colours the board hides, measured on the grid raster ``roi`` (margin and all)
+        at most every :data:`BOARD_EVERY_S` (a board does not change colour; measuring costs ~15 ms)."""
+        last = self._board.get(zone)
+        if last is not None and 0.0 <= t - last[0] < BOARD_EVERY_S:
+            return last[1]
+        pad = int(round(PAD * per_square))
+        grid = roi[pad : pad + int(ROWS * per_square), pad : pad + int(COLUMNS * per_square)]
+        surface = measure_board(grid, COLUMNS, ROWS)
+        hidden = surface.hides(self._colours) if surface is not None else ()
+        self._board[zone] = (t, hidden)
+        return hidden
+
     @staticmethod
     def _sighting(blob: Blob, per_square: float, table_from_raster: FloatArray) -> Sighting:
         x = math.floor(blob.centre[0] / per_square - PAD) + 1
@@ -138,8 +150,9 @@ class PawnDetector:
         return Sighting((x, y) if 1 <= x <= COLUMNS and 1 <= y <= ROWS else None, (float(at[0]), float(at[1])))
 
     def hidden_by_board(self, zone: Zone) -> tuple[str, ...]:
-        """Players whose pawn colour the board hid in the last frame read of ``zone``."""
-        return tuple(sorted(self.players_by_colour[c] for c in self._hidden.get(zone, ())))
+        """Players whose pawn colour the board of ``zone`` hid when it was last measured."""
+        last = self._board.get(zone)
+        return tuple(sorted(self.players_by_colour[c] for c in last[1])) if last is not None else ()
 
     def squares(self, frame: Frame, calibration: Calibration, zone: Zone) -> dict[str, tuple[int, int]]:
         """Colour -> (x, y) of each pawn seen once on the grid."""

@@ -9,6 +9,7 @@ import argparse
 import logging
 from typing import Any
 
+from companion.core import Zone
 from companion.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,7 @@ def _camera(args: argparse.Namespace) -> tuple[str, Any]:
     return str(args.source), VisionSettings(markers=layout)
 
 
-def _zones(args: argparse.Namespace) -> tuple[Any, ...]:
+def _zones(args: argparse.Namespace) -> tuple[Zone, ...]:
     """The table config's zones (its pawn grids), or none without ``--config``."""
     if not getattr(args, "config", None):
         return ()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from companion.core.seen import UNSEEN_PAWNS
 from vision.board_surface import measure_board
 from vision.calibration import calibrate
@@ -86,3 +88,47 @@ def test_the_camera_check_names_the_pawn_colour_the_board_hides() -> None:
     line = result.item("pawn colours")
     assert line.measured == "the board is the colour of yellow pawns" and "not yellow" in line.fix, line
     assert check_frame(render(yellow), yellow.layout).item("pawn colours").measured.startswith("not measured")
+
+
+def test_the_camera_check_command_judges_the_configs_pawn_grid(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """`companion camera check --config` reads the config's zones: its Everest grid of yellow tiles
+    fails the ``pawn colours`` line and the command exits 1."""
+    from pathlib import Path
+
+    import cv2
+
+    from companion.cli import main
+    from companion.games.everest.playout import random_playout
+
+    folder = Path(str(tmp_path))
+    scene = make_scene("pawns", 1, "easy")
+    scene = dataclasses.replace(scene, tiles=tuple(dataclasses.replace(t, bgr=COLOUR_BGR["yellow"]) for t in scene.tiles))
+    picture = folder / "table.png"
+    cv2.imwrite(str(picture), render(scene))
+    header, _ = random_playout(1, 5)
+    layout = scene.layout
+    lines = [
+        f"game = {_toml({'id': header.game, 'players': list(header.players), 'setup': dict(header.setup)})}",
+        f"log = {_toml({'path': str(folder / 'game.sqlite')})}",
+        "[camera]",
+        f"source = {_toml(f'file:{picture}')}",
+        f"markers = {_toml({'dictionary': layout.dictionary, 'size_mm': layout.size_mm, 'centres': [list(c) for c in layout.centres]})}",
+    ]
+    for z in scene.zones:
+        lines += ["[[zones]]", f"name = {_toml(z.name)}", f"kind = {_toml(z.kind.name)}", f"polygon = {_toml([list(p) for p in z.polygon])}"]
+    config = folder / "table.toml"
+    config.write_text("\n".join(lines) + "\n")
+    assert main(["camera", "check", "--config", str(config), "--frames", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "FIX pawn colours" in out and "the board is the colour of yellow pawns" in out, out
+
+
+def _toml(value: object) -> str:
+    """A value as TOML (inline tables and arrays; strings via JSON, which TOML accepts)."""
+    import json
+
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return json.dumps(value)

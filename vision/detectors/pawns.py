@@ -26,9 +26,9 @@ OFF_GRID_PX_PER_MM = 0.5
 MOST_AREA = 2.2
 """A patch of a pawn's colour bigger than this many pawns (seen from above) is not a pawn."""
 PAD = 0.5
+"""Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 BOARD_EVERY_S = 1.0
 """The board's own colours (vision/board_surface.py) are measured again after this long."""
-"""Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """Pawns against the board they stand on (issue 23): an Everest pawn stands on the board's tiles,
-so its colour is judged against the tiles as each frame shows them (vision/board_surface.py), and a
+so its colour is judged against the tiles as the camera sees them (vision/board_surface.py), and a
 pawn colour the board hides is unseen, never "no pawn" nor a square."""
 
 from __future__ import annotations

@@ -244,6 +244,19 @@ def print_table(rows: list[Row], args: argparse.Namespace) -> None:
           f" 95th percentile over all frames {p95:.2f} ms wall.")
 
 
+def _hidden_unseen(condition: Condition, trial: Trial) -> bool:
+    """Print how the colours ``condition``'s table hides were read; True when every pawn of them was unsure."""
+    ok = True
+    for colour in condition.hides:
+        o = trial.pawn_colours.get(colour)
+        if o is None:
+            continue
+        met = o.unsure == o.total
+        ok = ok and met
+        print(f"{'':<10} {'':<19} {colour + ' pawns':<15} {o.total:>5} unsure {o.unsure}, correct {o.correct}, wrong {o.wrong}{'' if met else '  NOT ALL UNSEEN'}")
+    return ok
+
+
 def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None) -> bool:
     """Print the robustness table; True when every target is met."""
     print(f"Robustness: {scenes} scenes per detector (easy level, seeds 0..{scenes - 1}), each perturbation applied after the table")
@@ -296,11 +309,14 @@ def run_robustness(kinds: list[str], scenes: int, names: list[str] | None = None
                 first = False
             if trial.setup_failed:
                 print(f"{'':<10} {'':<19} (the table could not be calibrated in {trial.setup_failed} scenes: all its zones counted unsure)")
+            if isinstance(p, Condition) and p.hides and trial.pawn_colours:
+                ok = _hidden_unseen(p, trial) and ok
             sys.stdout.flush()
     print()
     print("targets: wrong-but-confident <= 1 % for every detector and perturbation; zones, cubes, pawns and pyramid")
     print(f"occupancy >= 95 % correct under {', '.join(ROBUST_TARGETS)}; every measure >= 90 % correct on an everyday")
     print(f"table ({', '.join(EVERYDAY)}).  slowest median total {worst_total:.1f} ms per frame.")
+    print("a table that hides a pawn colour (board-yellow) leaves every pawn of that colour unsure.")
     print("perturbations:")
     for p in conditions:
         print(f"  {p.name:<19} {p.description}")

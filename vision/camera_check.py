@@ -12,6 +12,9 @@ From one frame of the table (markers in view) it measures:
 - **mat**: that the bare mat is a clear colour (not white or grey);
 - **table colour**: that the bare mat is not itself the colour of a cube (a green cube on green
   baize cannot be seen: every cube zone would be unseen);
+- **pawn colours**: that the Everest board (each pawn grid zone's own tiles, where the pawns
+  stand: vision/board_surface.py) is not itself the colour of a pawn; a pawn of a colour the board
+  hides would be unseen on every square;
 - **lens**: how far the lens's bend puts zones from where the markers' homography has them
   (vision/lens_check.py); past a few millimetres, calibrate the lens (``companion camera lens``).
 """
@@ -20,17 +23,22 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
+from companion.core import Zone
+from companion.core.zones import Watch
 from vision.calibration import Calibration, CalibrationError, MarkerLayout, calibrate
-from vision.colours import CUBE_COLOURS, ColourRange
-from vision.surface import hidden_by_surface
-from vision.frame import Image
+from vision.colours import CUBE_COLOURS, PAWN_COLOURS, ColourRange
+from vision.detectors.pawns import PawnDetector
+from vision.frame import Frame, Image
 from vision.lens_check import LENS_OFF_MM, measure_bend
 from vision.lighting import TableLight
+from vision.settings import VisionSettings
+from vision.surface import hidden_by_surface
 from vision.visibility import VisibilityMap
 
 log = logging.getLogger(__name__)
@@ -106,9 +114,12 @@ def check_frame(
     mat_distance: float = 0.07,
     cube_colours: tuple[ColourRange, ...] = CUBE_COLOURS,
     lens_calibrated: bool = False,
+    zones: Sequence[Zone] = (),
+    pawn_colours: tuple[ColourRange, ...] = PAWN_COLOURS,
 ) -> CameraCheck:
     """Measure ``image`` of the table whose markers are ``layout``; see the module docstring.
-    ``lens_calibrated``: ``image`` was straightened with the table's lens calibration."""
+    ``lens_calibrated``: ``image`` was straightened with the table's lens calibration; ``zones``:
+    the table's zones (its pawn grids are where ``pawn_colours`` are judged)."""
     try:
         cal = calibrate(image, layout)
     except CalibrationError as exc:
@@ -180,8 +191,23 @@ def check_frame(
         items.append(CheckItem("table colour", False, f"the bare mat is the colour of {what} cubes", fix))
     else:
         items.append(CheckItem("table colour", True, "no cube colour is the mat's"))
+    items.append(pawns_item(Frame(corrected, 0.0, 0), cal2, zones, pawn_colours))
     items.append(lens_item(image, layout, lens_calibrated))
     return CameraCheck(tuple(items))
+
+
+def pawns_item(frame: Frame, calibration: Calibration, zones: Sequence[Zone], pawn_colours: tuple[ColourRange, ...]) -> CheckItem:
+    """The ``pawn colours`` line: does a pawn grid's own board hide a pawn colour?"""
+    grids = [z for z in zones if z.kind.camera is Watch.PAWNS and len(z.polygon) == 4]
+    if not grids:
+        return CheckItem("pawn colours", True, "not measured: no pawn grid among the zones")
+    detector = PawnDetector(VisionSettings(pawn_colours=pawn_colours))
+    hidden = sorted({c for grid in grids for c in detector.read(frame, calibration, grid).hidden})
+    if hidden:
+        what = " and ".join(hidden)
+        fix = f"the pawn of {what} will be unseen: use a board (or tiles) not {what}, or pawns of another colour, or light the board so the colours part (then `companion camera colours --pieces pawns`)"
+        return CheckItem("pawn colours", False, f"the board is the colour of {what} pawns", fix)
+    return CheckItem("pawn colours", True, "no pawn colour is the board's")
 
 
 def lens_item(image: Image, layout: MarkerLayout, lens_calibrated: bool) -> CheckItem:

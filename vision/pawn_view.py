@@ -12,7 +12,8 @@ vouch for:
   there is unseen, and one seen once elsewhere is seen there;
 - a pawn not found is unseen when glare, the dark or such a patch may hide it, unless it lies
   in plain view on the table beside the grid;
-- a colour seen in two places is already unseen (the detector never picks one);
+- a colour seen in two places is already unseen (the detector never picks one), and so is a
+  colour the board's own tiles hide (vision/board_surface.py);
 - every other pawn found is seen.
 
 Whatever else covers the grid (a hand, a grid mostly dark) still makes the whole grid unseen: a hand is
@@ -72,7 +73,8 @@ def pawns_in_part(
     # a pawn found is in view; one not found may lie in the glare or in a patch too dark to see
     glare = why in (GLARE, DARK_PATCH) or table.glare_at_least(zone, pad_mm, GLARE_HIDES * s_pawn_area)
     squares = dict(view.squares)
-    twice, faked = set(view.unseen), set()
+    board = set(detector.hidden_by_board(zone))
+    twice, faked = set(view.unseen) - board, set()
     if lit:
         # the screen's own patches are no pawn: judge each colour on the places left
         squares, twice = {}, set()
@@ -85,11 +87,13 @@ def pawns_in_part(
                 squares[player] = clear[0].square
             elif not clear:
                 faked.add(player)  # seen only beside the screen: an icon, or the pawn; not guessed
-    missing = set(players) - set(squares) - twice - faked
+    missing = set(players) - set(squares) - twice - faked - board
     hidden: set[str] = set()
     if missing and (lit or glare):
         hidden = missing - off_the_grid()
     notes = []
+    if board:
+        notes.append(f"the board is the colour of the pawn of {', '.join(sorted(board))}")
     if twice:
         notes.append(f"the pawn of {', '.join(sorted(twice))} is seen in two places")
     if faked:
@@ -97,6 +101,6 @@ def pawns_in_part(
     if hidden:
         what = "a lit screen or glare" if lit else "the dark" if why == DARK_PATCH else "glare"
         notes.append(f"{what} may hide the pawn of {', '.join(sorted(hidden))}")
-    unsure = twice | faked | hidden
+    unsure = twice | faked | hidden | board
     marked = replace(view, squares=squares, unseen=tuple(sorted(unsure)))
     return PawnsInPart(marked, "; ".join(notes) or None)

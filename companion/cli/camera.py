@@ -9,6 +9,7 @@ import argparse
 import logging
 from typing import Any
 
+from companion.core import Zone
 from companion.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,15 @@ def _camera(args: argparse.Namespace) -> tuple[str, Any]:
     return str(args.source), VisionSettings(markers=layout)
 
 
+def _zones(args: argparse.Namespace) -> tuple[Zone, ...]:
+    """The table config's zones (its pawn grids), or none without ``--config``."""
+    if not getattr(args, "config", None):
+        return ()
+    from companion.app.config import load_config
+
+    return tuple(load_config(args.config).zones)
+
+
 def check(args: argparse.Namespace) -> int:
     from vision.camera_check import check_frame
     from vision.sources import open_source
@@ -97,7 +107,9 @@ def check(args: argparse.Namespace) -> int:
         from vision.lens import LensCalibration, Undistorter
 
         image = Undistorter(LensCalibration.load(settings.lens_file))(image)  # as the pipeline sees it
-    result = check_frame(image, settings.markers, settings.mat_distance, settings.cube_colours, bool(settings.lens_file))
+    result = check_frame(
+        image, settings.markers, settings.mat_distance, settings.cube_colours, bool(settings.lens_file), _zones(args), settings.pawn_colours
+    )
     for line in result.report():
         print(line)
     print("the camera is ready" if result.ok else "fix the lines marked FIX, then run this again (docs/vision.md, 'Setting up the camera')")

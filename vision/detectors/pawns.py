@@ -13,10 +13,11 @@ from companion.core import Observation, Zone
 from companion.core.seen import Pawns
 from companion.core.zones import Watch
 from companion.core.errors import ConfigError
+from vision.board_surface import measure_board
 from vision.calibration import Calibration
 from vision.detectors.blobs import Blob, colour_blobs
 from vision.detectors.common import vision_observation
-from vision.frame import FloatArray, Frame
+from vision.frame import FloatArray, Frame, Image
 from vision.settings import VisionSettings
 
 COLUMNS, ROWS = 8, 6
@@ -26,6 +27,8 @@ MOST_AREA = 2.2
 """A patch of a pawn's colour bigger than this many pawns (seen from above) is not a pawn."""
 PAD = 0.5
 """Squares of margin round the grid, so a pawn leaning over the edge is still seen whole."""
+BOARD_EVERY_S = 1.0
+"""The board's own colours (vision/board_surface.py) are measured again after this long."""
 
 
 @dataclass(frozen=True)
@@ -45,6 +48,9 @@ class GridReading:
     candidates: Mapping[str, tuple[Sighting, ...]]
     """Colour -> each place a pawn of it may be, biggest patch first (patches of one colour less
     than a pawn apart are one pawn's parts)."""
+    hidden: tuple[str, ...] = ()
+    """Colours the board itself is too near to tell a pawn of from it (vision/board_surface.py):
+    unseen, and never among the candidates."""
 
     @property
     def found(self) -> dict[str, Sighting]:
@@ -63,7 +69,8 @@ class PawnDetector:
     The grid polygon is its corners south-west, south-east, north-east, north-west; the board is
     resampled square-true, a pawn colour's patch is the pawn, and its centre names the square. A
     pawn off the grid (or not found) is left out; a colour seen in two places (a pawn and an icon
-    of its colour on a lit phone) is named in ``unseen``, never placed on either.
+    of its colour on a lit phone), and a colour the board's own tiles hide (measured once a second:
+    vision/board_surface.py), is named in ``unseen``, never placed.
     """
 
     watches = Watch.PAWNS
@@ -78,6 +85,8 @@ class PawnDetector:
         self.players_by_colour = mapping
         self._colours = tuple(known[c] for c in mapping)
         self._maps: dict[Zone, tuple[FloatArray, int, int, float]] = {}
+        self._board: dict[Zone, tuple[float, tuple[str, ...]]] = {}
+        """Zone -> (frame time, colours its board hid) when its board was last measured."""
 
     def _raster(self, zone: Zone) -> tuple[FloatArray, int, int, float]:
         """(raster_from_table, width, height, pixels per square) for the grid zone."""
@@ -104,10 +113,11 @@ class PawnDetector:
         mm_per_square = per_square / self.settings.px_per_mm
         pawn_px = self.settings.pawn_size_mm / mm_per_square * per_square
         area = math.pi * (pawn_px / 2) ** 2
+        hidden = self._board_hides(zone, np.asarray(roi, np.uint8), per_square, frame.t)
         candidates: dict[str, list[Blob]] = {}
         for blob in colour_blobs(np.asarray(roi, np.uint8), self._colours, max(6, int(area * 0.3)), int(round(pawn_px * 0.4))):
-            if blob.pixels > MOST_AREA * area:
-                continue  # a mug, a book: bigger than any pawn
+            if blob.pixels > MOST_AREA * area or blob.colour in hidden:
+                continue  # a mug, a book: bigger than any pawn; or a colour the board hides
             candidates.setdefault(blob.colour, []).append(blob)
         table_from_raster = np.linalg.inv(raster_from_table)
         places: dict[str, tuple[Sighting, ...]] = {}
@@ -117,7 +127,20 @@ class PawnDetector:
                 if not any(math.dist(blob.centre, m.centre) <= pawn_px for m in mains):
                     mains.append(blob)
             places[colour] = tuple(self._sighting(m, per_square, table_from_raster) for m in mains)
-        return GridReading(places)
+        return GridReading(places, hidden)
+
+    def _board_hides(self, zone: Zone, roi: Image, per_square: float, t: float) -> tuple[str, ...]:
+        """The pawn colours the board hides, measured on the grid raster ``roi`` (margin and all)
+        at most every :data:`BOARD_EVERY_S` (a board does not change colour; measuring costs ~15 ms)."""
+        last = self._board.get(zone)
+        if last is not None and 0.0 <= t - last[0] < BOARD_EVERY_S:
+            return last[1]
+        pad = int(round(PAD * per_square))
+        grid = roi[pad : pad + int(ROWS * per_square), pad : pad + int(COLUMNS * per_square)]
+        surface = measure_board(grid, COLUMNS, ROWS)
+        hidden = surface.hides(self._colours) if surface is not None else ()
+        self._board[zone] = (t, hidden)
+        return hidden
 
     @staticmethod
     def _sighting(blob: Blob, per_square: float, table_from_raster: FloatArray) -> Sighting:
@@ -125,6 +148,11 @@ class PawnDetector:
         y = ROWS - math.floor(blob.centre[1] / per_square - PAD)
         at = cv2.perspectiveTransform(np.array([[blob.centre]], np.float64), table_from_raster).reshape(2)
         return Sighting((x, y) if 1 <= x <= COLUMNS and 1 <= y <= ROWS else None, (float(at[0]), float(at[1])))
+
+    def hidden_by_board(self, zone: Zone) -> tuple[str, ...]:
+        """Players whose pawn colour the board of ``zone`` hid when it was last measured."""
+        last = self._board.get(zone)
+        return tuple(sorted(self.players_by_colour[c] for c in last[1])) if last is not None else ()
 
     def squares(self, frame: Frame, calibration: Calibration, zone: Zone) -> dict[str, tuple[int, int]]:
         """Colour -> (x, y) of each pawn seen once on the grid."""
@@ -136,8 +164,8 @@ class PawnDetector:
             if zone.kind.camera is self.watches and len(zone.polygon) == 4:
                 reading = self.read(frame, calibration, zone)
                 pawns = {self.players_by_colour[c]: s.square for c, s in sorted(reading.found.items()) if s.square is not None}
-                twice = tuple(sorted(self.players_by_colour[c] for c in reading.twice))
-                out.append(vision_observation(zone, Pawns(pawns, twice), frame.t))
+                unseen = tuple(sorted(self.players_by_colour[c] for c in (*reading.twice, *reading.hidden)))
+                out.append(vision_observation(zone, Pawns(pawns, unseen), frame.t))
         return out
 
     def seen_off_the_grid(self, frame: Frame, calibration: Calibration, zone: Zone, table: tuple[float, float, float, float]) -> set[str]:

@@ -24,6 +24,7 @@ import numpy as np
 from vision.frame import Image
 from vision.render import tables
 from vision.render.decks import FOUR_COLOUR, JUMBO, SERIF, SMALL_INDEX, Deck, svg_deck
+from vision.render.draw import COLOUR_BGR
 from vision.render.objects import glass, lit_phone
 from vision.render.perturb import Perturbation, SceneChange, distort, hard_shadow
 from vision.render.scene import CardItem, Point, Scene
@@ -41,6 +42,8 @@ class Condition(Perturbation):
     setup: SceneChange | None = None
     webcam: WebcamChange | None = None
     detectors: tuple[str, ...] = ALL
+    hides: tuple[str, ...] = ()
+    """Piece colours the table under this condition hides: every one of them must read unsure."""
 
     def prepare(self, scene: Scene, rng: np.random.Generator) -> Scene:
         """The table as it was set up under this condition (before the room changes)."""
@@ -94,6 +97,11 @@ def backs_near_mat(scene: Scene, rng: np.random.Generator) -> Scene:
             c = replace(c, back=back)
         cards.append(c)
     return replace(scene, cards=tuple(cards))
+
+
+def tiles_of(bgr: tuple[int, int, int]) -> SceneChange:
+    """Every board tile printed ``bgr`` (a board the colour of one pawn)."""
+    return lambda scene, rng: replace(scene, tiles=tuple(replace(t, bgr=bgr) for t in scene.tiles))
 
 
 # -- things put down after setup -----------------------------------------------------------------
@@ -167,6 +175,7 @@ REAL_TABLE: tuple[Condition, ...] = (
     Condition("oak", "a bare oak table (planks, grain), no mat", setup=on_surface(OAK)),
     Condition("green-felt", "green baize, no mat", setup=on_surface(GREEN_FELT)),
     Condition("tartan", "a tartan cloth: navy, green and red bands, yellow lines", setup=on_surface(TARTAN)),
+    Condition("board-yellow", "Everest tiles printed the yellow pawn's own yellow", setup=tiles_of(COLOUR_BGR["yellow"]), detectors=("pawns",), hides=("yellow",)),
     Condition("deck-serif", "a serif index font, other suit shapes (templates not taught)", setup=with_deck(SERIF), detectors=CARDS),
     Condition("deck-small", "a smaller index (9.5 mm font, 6.5 mm suits), not taught", setup=with_deck(SMALL_INDEX), detectors=CARDS),
     Condition("deck-jumbo", "a jumbo index (16 mm font), not taught", setup=with_deck(JUMBO), detectors=CARDS),

@@ -116,7 +116,10 @@ def draw_tiles(canvas: Canvas, img: Image, tiles: Sequence[TileItem]) -> None:
         if tile.layer > 1:
             fill(canvas, img, [(px + 1.5, py - 1.5) for px, py in square], (70, 75, 85))
         tone = min(255, 160 + 9 * tile.layer)
-        fill(canvas, img, square, (tone - 28, tone - 6, tone))
+        if tile.bgr is None:
+            fill(canvas, img, square, (tone - 28, tone - 6, tone))
+        else:
+            fill(canvas, img, square, tuple(min(255, int(c * (0.94 + 0.03 * tile.layer))) for c in tile.bgr))
         pts = canvas.px(square).round().astype(np.int32)
         cv2.polylines(img, [pts], True, (85, 95, 105), max(1, int(round(0.8 * canvas.s))), cv2.LINE_AA)
         mid = canvas.px([(x + d / 2, y), (x + d / 2, y + d), (x, y + d / 2), (x + d, y + d / 2)]).round().astype(np.int32)

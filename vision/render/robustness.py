@@ -65,9 +65,16 @@ class Trial:
     frame_ms: list[float] = field(default_factory=list)
     search_failed: int = 0
     setup_failed: int = 0
+    pawn_colours: dict[str, Outcome] = field(default_factory=dict)
+    """The pawn squares' outcomes by pawn colour (a board of one pawn's colour must leave that one unsure)."""
 
     def outcome(self, measure: str) -> Outcome:
         return self.outcomes.setdefault(measure, Outcome())
+
+    def pawn(self, colour: str, verdict: str) -> None:
+        """Count one pawn's verdict, in the pawn squares and under its colour."""
+        self.outcome("pawn squares").add(verdict)
+        self.pawn_colours.setdefault(colour, Outcome()).add(verdict)
 
 
 MEASURES = {"occupancy": ("zone states",), "cubes": ("cube zones",), "pawns": ("pawn squares",), "cards": ("slots occupied", "card faces")}
@@ -87,16 +94,16 @@ def judge(kind: str, scene: Scene, observations: Sequence[Observation], trial: T
         grid = seen.get("grid")
         for colour, square in truth.pawn_squares.items():
             if grid is None or UNSEEN in grid:
-                trial.outcome("pawn squares").add("unsure")
+                trial.pawn(colour, "unsure")
                 continue
             pawns = grid.get("pawns", {})
             assert isinstance(pawns, Mapping)
             got = pawns.get(colour)
             hidden = grid.get(UNSEEN_PAWNS, [])
             if got is None and isinstance(hidden, list) and colour in hidden:
-                trial.outcome("pawn squares").add("unsure")  # the camera says glare may hide it
+                trial.pawn(colour, "unsure")  # the camera says glare (or the board's colour) may hide it
                 continue
-            trial.outcome("pawn squares").add("correct" if (tuple(got) if got else None) == square else "wrong")
+            trial.pawn(colour, "correct" if (tuple(got) if got else None) == square else "wrong")
         return
     for zone, expected in truth.states.items():
         got = seen.get(zone)

@@ -63,6 +63,9 @@ class TileItem:
     south_west: Point
     side_mm: float
     layer: int
+    bgr: tuple[int, int, int] | None = None
+    """The tile's face (at the base layer's shade; higher layers are lit a little brighter), or
+    None for piecepack's plain light wood."""
 
 
 @dataclass(frozen=True)

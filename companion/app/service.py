@@ -46,8 +46,6 @@ class WebServer:
         self.app = app
         self.server = server
         self._stop = threading.Event()
-        self._trimmed: list[Any] = []
-        """The connections (the loop's map's channels, in order) as the last trim left them."""
         self.thread = threading.Thread(target=self._run, name="web", daemon=True)
         self.thread.start()
 
@@ -82,17 +80,10 @@ class WebServer:
         Runs on the loop's own thread, between polls, so closing a socket races nothing.
         """
         server = self.server
-        # Only a new connection can put a client over its limit: with the same connections as at the last
-        # trim there is nothing to do. The loop comes here after every event it handles (hundreds a tap
-        # with eight phones open), so the walk over every connection is skipped unless one came or went.
-        channels_now = list(server._map.values())
-        if channels_now == self._trimmed:  # the same channel objects (a new one on a reused fd differs)
-            return
-        self._trimmed = channels_now
-        if len(channels_now) < CONNECTIONS_PER_CLIENT:
+        if len(server._map) < CONNECTIONS_PER_CLIENT:
             return
         by_client: dict[str, list[Any]] = {}
-        for channel in channels_now:
+        for channel in list(server._map.values()):
             addr = getattr(channel, "addr", None)
             if channel is server or channel is server.trigger or not isinstance(addr, tuple):
                 continue
@@ -103,8 +94,6 @@ class WebServer:
             idle = sorted((c for c in channels if not c.requests), key=lambda c: c.last_activity)
             for channel in idle[: len(channels) - CONNECTIONS_PER_CLIENT]:
                 channel.close()
-            if len(channels) - len(idle) > CONNECTIONS_PER_CLIENT:
-                self._trimmed = []  # still over, with requests in hand: look again after the next event
             log.warning("closed %d idle connections of one client over %d", min(len(idle), len(channels) - CONNECTIONS_PER_CLIENT), CONNECTIONS_PER_CLIENT)
 
     def close(self) -> None:

@@ -111,7 +111,8 @@ def test_a_restarted_service_shows_the_cards_already_there_and_judges_no_stale_f
         wait_until(lambda: second.health.status("array")["status"] == "ok", what="the port open again")
         opened_ms = array.ms
         array.hold_output(False)
-        wait_until(lambda: second.table.present("pile-1") == tuple(CARDS[:3] + CARDS[4:5]), what="the pile rebuilt")
+        # (a wait, not a timed assertion: a loaded machine once took over 5 s to deliver the held frames)
+        wait_until(lambda: second.table.present("pile-1") == tuple(CARDS[:3] + CARDS[4:5]), timeout=15.0, what="the pile rebuilt")
         # Rebuilt from a listing the array sent after the opening (its own clock), a few heartbeats
         # later at most (a loaded machine delays the simulated array's heartbeats).
         assert second.bridge.rebuilt_from_ms is not None

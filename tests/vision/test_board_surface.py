@@ -11,6 +11,7 @@ import pytest
 from companion.core.seen import UNSEEN_PAWNS
 from vision.board_surface import measure_board
 from vision.calibration import calibrate
+from tests.vision.scene_config import write_scene_config
 from vision.colours import PAWN_COLOURS
 from vision.detectors.pawns import PawnDetector
 from vision.frame import Frame
@@ -106,29 +107,8 @@ def test_the_camera_check_command_judges_the_configs_pawn_grid(tmp_path: object,
     picture = folder / "table.png"
     cv2.imwrite(str(picture), render(scene))
     header, _ = random_playout(1, 5)
-    layout = scene.layout
-    lines = [
-        f"game = {_toml({'id': header.game, 'players': list(header.players), 'setup': dict(header.setup)})}",
-        f"log = {_toml({'path': str(folder / 'game.sqlite')})}",
-        "[camera]",
-        f"source = {_toml(f'file:{picture}')}",
-        f"markers = {_toml({'dictionary': layout.dictionary, 'size_mm': layout.size_mm, 'centres': [list(c) for c in layout.centres]})}",
-    ]
-    for z in scene.zones:
-        lines += ["[[zones]]", f"name = {_toml(z.name)}", f"kind = {_toml(z.kind.name)}", f"polygon = {_toml([list(p) for p in z.polygon])}"]
-    config = folder / "table.toml"
-    config.write_text("\n".join(lines) + "\n")
+    config = write_scene_config(folder, scene, header, picture)
     assert main(["camera", "check", "--config", str(config), "--frames", "1"]) == 1
     out = capsys.readouterr().out
     assert "FIX pawn colours" in out and "the board is the colour of yellow pawns" in out, out
 
-
-def _toml(value: object) -> str:
-    """A value as TOML (inline tables and arrays; strings via JSON, which TOML accepts)."""
-    import json
-
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(value)

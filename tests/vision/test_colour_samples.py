@@ -9,6 +9,7 @@ import pytest
 from companion.core.errors import ConfigError
 from vision.calibration import calibrate
 from vision.colour_samples import learn_colours, measure_zone, to_toml
+from tests.vision.scene_config import write_scene_config
 from vision.colours import CUBE_COLOURS
 from vision.frame import Frame
 from vision.pipeline import VisionPipeline
@@ -59,16 +60,6 @@ def test_a_missing_or_extra_piece_is_one_clear_error() -> None:
         learn_colours([(1.0, 200.0, 200.0, 100)], CUBE_COLOURS)
 
 
-def _toml(value: object) -> str:
-    """A value as TOML (inline tables and arrays; strings via JSON, which TOML accepts)."""
-    import json
-
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    return json.dumps(value)
-
 
 def test_the_colours_command_prints_the_ranges_for_the_config(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     from pathlib import Path
@@ -86,19 +77,7 @@ def test_the_colours_command_prints_the_ranges_for_the_config(tmp_path: object, 
         writer.write(render(scene))  # type: ignore[arg-type]
     writer.release()
     header, _ = random_playout(3, 10)
-    layout = scene.layout  # type: ignore[attr-defined]
-    lines = [
-        f"game = {_toml({'id': header.game, 'players': list(header.players), 'setup': dict(header.setup)})}",
-        f"log = {_toml({'path': str(folder / 'game.sqlite')})}",
-        "[camera]",
-        f"source = {_toml(f'file:{video}')}",
-        f"markers = {_toml({'dictionary': layout.dictionary, 'size_mm': layout.size_mm, 'centres': [list(c) for c in layout.centres]})}",
-    ]
-    for z in scene.zones:  # type: ignore[attr-defined]
-        fields = {"name": z.name, "kind": z.kind.name, "polygon": [list(p) for p in z.polygon], **({"index": z.index} if z.index is not None else {})}
-        lines += ["[[zones]]", *(f"{k} = {_toml(v)}" for k, v in fields.items())]
-    config = folder / "table.toml"
-    config.write_text("\n".join(lines) + "\n")
+    config = write_scene_config(folder, scene, header, video)
     assert main(["camera", "colours", "--config", str(config), "--zone", "cube-pile", "--frames", "3"]) == 0
     out = capsys.readouterr().out
     assert "put this in the config's [camera] table:" in out and "cube_colours = { red = { h = [" in out

@@ -29,7 +29,7 @@ generated steps (pushes, falls, edges, notches, roars, snowballs):
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 
@@ -112,7 +112,9 @@ def find_conflict(t: Scratch, units: Sequence[Unit], reaches: list[int] | None =
         return None  # nobody stands in another's reach, so nobody is displaced: nothing grows
     touching = groups(reaches)
     if len(touching) > 1 and displaceable(t, units, reaches):
-        touching = groups(grown(t, units, reaches))  # growing only ever merges groups
+        wider = grown(t, units, reaches)
+        if wider != reaches:  # (mostly nothing grows: then the groups are those found)
+            touching = groups(wider)  # growing only ever merges groups
     for members in touching:
         if len(members) < 2:
             continue
@@ -122,8 +124,6 @@ def find_conflict(t: Scratch, units: Sequence[Unit], reaches: list[int] | None =
             rest = tuple([unit for i, unit in enumerate(units) if i not in members])
             return Found(group, found.first + rest, found.second + rest, found.differ)
     return None
-
-Reached = tuple[tuple[object, ...], Scratch, tuple[int, ...]]  # signature, the board, an order that got there
 
 
 def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
@@ -167,22 +167,22 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
         return Found(tuple(units), (roared, acted), (acted, roared), (moved + (before,), moved + (now,)))
     heard = [roar_footprint(t, seat, direction) for _, ((seat, direction, _),) in roars]
     # Boards after each set of units done (a bit per unit), each distinct board kept once: two
-    # orders of a set that end on the same board go on identically, so one stands for both.
-    layer: dict[int, list[Reached]] = {0: [(t.signature(), t, ())]}
+    # orders of a set that end on the same board go on identically, so one stands for both. Boards
+    # that grew from ``t`` are told apart by their positions and damage alone (a yeti leaves the
+    # board exactly when its position becomes None, so who left follows), in one tuple.
+    layer: dict[int, Iterable[tuple[Scratch, tuple[int, ...]]]] = {0: [(t, ())]}
     for _ in range(len(others)):
-        nxt: dict[int, list[Reached]] = {}
+        nxt: dict[int, dict[tuple[int | None, ...], tuple[Scratch, tuple[int, ...]]]] = {}
         for done, boards in layer.items():
             todo = [i for i in range(len(others)) if not done & 1 << i]
             last = todo[-1]
-            for _, board, order in boards:
+            for board, order in boards:
                 for i in todo:
                     # a board's last next unit may be done on the board itself (never on ``t``)
                     s = board if i == last and board is not t else board.copy(False)
                     perform(s, others[i])
-                    bucket = nxt.setdefault(done | 1 << i, [])
                     path = order + (i,)
                     # A roar may happen at any point of any order: it must find the same there.
-                    signature = s.signature()
                     for roar, before in zip(roars, heard):
                         seat, direction, _ = roar[1][0]
                         now = roar_footprint(s, seat, direction)
@@ -192,20 +192,35 @@ def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
                             quiet = tuple([r for r in roars if r is not roar])
                             early = (roar,) + done_units + rest + quiet
                             late = done_units + (roar,) + rest + quiet
+                            signature = s.signature()
                             return Found(tuple(units), early, late, (signature + (before,), signature + (now,)))
-                    if signature not in [known for known, _, _ in bucket]:
-                        bucket.append((signature, s, path))
-        layer = nxt
+                    bucket = nxt.get(done | 1 << i)
+                    if bucket is None:
+                        bucket = nxt[done | 1 << i] = {}
+                    key = (*s.pos, *s.damage)
+                    if key not in bucket:
+                        bucket[key] = (s, path)
+                        if len(bucket) == 2 and not roars and len(path) == len(others):
+                            # two orders of every unit already end apart, and no roar is left
+                            # to be read on the boards still to come: the answer is these two
+                            return _ends_apart(units, others, roars, bucket.values())
+        layer = {done: bucket.values() for done, bucket in nxt.items()}
     ends = [board for boards in layer.values() for board in boards]
-    if len(ends) < 2:
-        return None
-    (one, _, one_path), (other, _, other_path) = ends[0], ends[1]
+    return _ends_apart(units, others, roars, ends) if len(ends) > 1 else None
+
+
+def _ends_apart(
+    units: Sequence[Unit], others: Sequence[Unit], roars: Sequence[Unit], ends: Iterable[tuple[Scratch, tuple[int, ...]]]
+) -> Found:
+    """The conflict shown by the first two of ``ends``, boards after every unit but the roars done
+    in two orders (indices into ``others``), that differ."""
+    (one, one_path), (other, other_path), *_ = ends
     heard_first = tuple(roars)  # roars first in both: they find the same, the boards differ
     return Found(
         tuple(units),
         heard_first + tuple([others[k] for k in one_path]),
         heard_first + tuple([others[k] for k in other_path]),
-        (one, other),
+        (one.signature(), other.signature()),
     )
 
 

@@ -128,12 +128,25 @@ class Everest(Game[EverestState]):
 
 def _check_plan(state: EverestState, move: Plan) -> Verdict:
     seat = state.players.index(move.by)  # a player: check() asked first
+    coins = move.coins
+    usable = 6 - state.aside[seat]  # state.usable, read here: every plan asks
+    # The legal plan (nearly every one): the round's planning, as many coins as it must have (three,
+    # or every usable coin if fewer), none twice, none set aside. Anything else is refused below.
+    if state.phase is PLAN and len(coins) == (usable if usable < MAX_PLAN else MAX_PLAN) and usable:
+        named = {coin.coin for coin in coins}
+        known = state.aside_known[seat]
+        if len(named) == len(coins) and not (known and named & known):
+            return LEGAL
+    return _refuse_plan(state, seat, move, usable)
+
+
+def _refuse_plan(state: EverestState, seat: int, move: Plan, usable: int) -> Verdict:
+    """Why ``move``, a plan the fast path did not pass, is refused (the rules in the rulebook's order)."""
     name = state.players[seat]
     if state.phase is not PLAN:
         return Verdict.illegal(
             "EV-PLAN-TIME", f"the plans of round {state.round} are already revealed", f"{name}: take your coins back and wait"
         )
-    usable = 6 - state.aside[seat]  # state.usable, read here: every plan asks
     if usable == 0:
         return Verdict.illegal(
             "EV-PLAN-COINS", f"{name} has no usable coins this round; the yeti stands dazed", f"{name}: take your coins back and wait"

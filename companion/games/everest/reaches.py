@@ -145,28 +145,39 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
     """
     board, pos = t.board, t.pos
     memo = board.memo
-    parts = [(i, kind, seat, direction, mp) for i, (kind, unit_parts) in enumerate(units) for seat, direction, mp in unit_parts]
+    parts: list[tuple[int, Kind, int]] = []  # (unit, kind, seat) of each part
     where: dict[int, int] = {}  # seat -> the squares (a mask) its yeti could stand on
     tables: list[list[int]] = []  # each part's reach from every grid index (``table``)
-    masks = []
-    for _, kind, seat, direction, mp in parts:
-        found = memo.get((kind, direction, mp)) or table(board, kind, direction, mp)
-        tables.append(found)
-        here = pos[seat]
-        if here is None:
-            masks.append(0)
-        else:
-            where[seat] = 1 << here
-            masks.append(found[here])
-    pushers = [(k, i, _SHIFTS[direction]) for k, (i, kind, _, direction, _) in enumerate(parts) if kind != "roar"]
+    masks: list[int] = []
+    pushers: list[tuple[int, int, int]] = []  # (part, unit, shift) of each part that can push
+    for i, (kind, unit_parts) in enumerate(units):
+        for seat, direction, mp in unit_parts:
+            found = memo.get((kind, direction, mp)) or table(board, kind, direction, mp)
+            if kind != "roar":
+                pushers.append((len(parts), i, _SHIFTS[direction]))
+            parts.append((i, kind, seat))
+            tables.append(found)
+            here = pos[seat]
+            if here is None:
+                masks.append(0)
+            else:
+                where[seat] = 1 << here
+                masks.append(found[here])
     cells = board.cells
     # A worklist rather than rounds over every part until none grows (the same least fixed point,
-    # every step only grows): each part is looked at once, and again only when what it depends on
-    # grew, its own squares or a reach of another unit's pushing part that holds its yeti.
-    todo = list(range(len(parts)))
+    # every step only grows): a part is looked at first only if its yeti stands in another unit's
+    # pushing part's reach (no other can move), and again only when what it depends on grew, its
+    # own squares or a reach of another unit's pushing part that holds its yeti.
+    todo = []
+    for k_self, (i, _, seat) in enumerate(parts):
+        stands = where.get(seat, 0)
+        for k, j, _ in pushers:
+            if j != i and stands & masks[k]:
+                todo.append(k_self)
+                break
     while todo:
         k_self = todo.pop()
-        i, kind, seat, _, _ = parts[k_self]
+        i, kind, seat = parts[k_self]
         squares = where.get(seat)
         if squares is None:
             continue
@@ -186,11 +197,11 @@ def grown(t: Scratch, units: Sequence[Unit], reaches: list[int]) -> list[int]:
             if k_self not in todo:
                 todo.append(k_self)  # another pusher may take it further from its new squares
             if kind != "roar":  # its reach grew: the other units' yeti in it may be displaced further
-                for k, (j, _, other, _, _) in enumerate(parts):
+                for k, (j, _, other) in enumerate(parts):
                     if j != i and where.get(other, 0) & mask and k not in todo:
                         todo.append(k)
     out = list(reaches)
-    for (i, _, _, _, _), mask in zip(parts, masks):
+    for (i, _, _), mask in zip(parts, masks):
         out[i] |= mask
     return out
 
@@ -213,6 +224,12 @@ def groups(reaches: list[int]) -> list[list[int]]:
         return [[0, 1]] if reaches[0] & reaches[1] else [[0], [1]]
     groups: list[tuple[int, list[int]]] = []
     for i, squares in enumerate(reaches):
+        for other_squares, _ in groups:
+            if other_squares & squares:
+                break
+        else:  # touching none so far (mostly): a group of its own, at the end as below
+            groups.append((squares, [i]))
+            continue
         merged_squares, merged = squares, [i]
         keep = []
         for other_squares, members in groups:

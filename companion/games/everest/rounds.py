@@ -85,6 +85,9 @@ def coins_to_set_aside(state: EverestState, seat: int, healing: bool) -> int:
     return min(state.damage[seat], state.usable(seat))
 
 
+_NOBODY: frozenset[int] = frozenset()
+
+
 def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, frozenset[str]]) -> EverestState:
     """Apply end_round: set coins aside or heal, send yeti home, and start the next round."""
     n = len(state.players)
@@ -126,24 +129,24 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
     for seat in going_home:
         _send_home(state, positions, seat, events)
     peak = sole_on_peak(state.board, positions)
-    return state.evolve(
-        round=state.round + 1,
-        phase=PLAN,
-        positions=tuple(positions),
-        damage=(0,) * n,
-        aside=tuple(aside),
-        aside_known=tuple(known),
-        heal_barred_through=tuple(barred),
-        plans=(None,) * n,
-        off_edge=frozenset(),
-        peak_start=peak,
-        step=0,
-        agenda=(),
-        need=None,
-        heal_chosen=frozenset(),
-        aside_chosen=(),
-        events=tuple(events),
-    )
+    return state.changed({  # (a dict, not evolve's keywords: every round ends here)
+        "round": state.round + 1,
+        "phase": PLAN,
+        "positions": tuple(positions),
+        "damage": (0,) * n,
+        "aside": tuple(aside),
+        "aside_known": tuple(known),
+        "heal_barred_through": tuple(barred),
+        "plans": (None,) * n,
+        "off_edge": _NOBODY,
+        "peak_start": peak,
+        "step": 0,
+        "agenda": (),
+        "need": None,
+        "heal_chosen": _NOBODY,
+        "aside_chosen": (),
+        "events": tuple(events),
+    })
 
 
 def chosen(state: EverestState, seat: int, coins: tuple[str, ...] | None) -> EverestState:

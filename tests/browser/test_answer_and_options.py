@@ -83,6 +83,12 @@ def test_no_tap_is_taken_while_a_move_is_on_its_way(chromium: Any, dealing: Serv
         page.wait_for_selector('[data-builder][data-ready="1"]', timeout=WAIT_MS)
         page.locator('.step [data-tap^="value:"]').first.click()  # dealt: a one-field move, sent at once
         page.wait_for_function("() => document.querySelector('[data-builder]').getAttribute('aria-busy') === 'true'", timeout=WAIT_MS)
+        # (the page marks the builder busy before its request leaves, and the route hands the request
+        # to this thread only while it waits on the page: wait for it, do not look once)
+        for _ in range(WAIT_MS // 50):
+            if held:
+                break
+            page.wait_for_timeout(50)
         assert len(held) == 1
         # Another player's deal arrives meanwhile: the live update redraws the builder for it.
         row = dealing.session.process(Observation(f"web:{C}", 1.0, ObservationKind.MOVE, {"by": C, "do": "dealt", "card": "teen-4"}))

@@ -11,6 +11,7 @@ roll its reaction while the others still roll their checks.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Literal
 
 from .state import ConflictRolls, EverestState, RoarChecks, RoarReactions
@@ -63,12 +64,17 @@ def purpose_text(state: EverestState, purpose: Purpose, roarer: int | None) -> s
     need = state.need
     if purpose == "conflict":
         if isinstance(need, ConflictRolls):
-            seats = need.witness.group if need.witness is not None else need.seats
-            acting = ", ".join([names[s] for s in seats])
-            what = "runaways" if need.kind == "runaway" else f"actions of coin {need.step + 1}"
-            return f"the conflict of the {what} ({acting})"
+            return need.said or conflict_text(names, need)
         return "a conflict"
     roaring = names[roarer] if roarer is not None else "a yeti"
     if purpose == "check":
         return f"a roar check beside {roaring}'s roar"
     return f"a reaction to {roaring}'s roar"
+
+
+def conflict_text(names: Sequence[str], need: ConflictRolls) -> str:
+    """What the rolls of a conflict are for: "the conflict of the actions of coin 2 (anna, ben)"."""
+    seats = need.witness.group if need.witness is not None else need.seats
+    acting = ", ".join([names[s] for s in seats])
+    what = "runaways" if need.kind == "runaway" else f"actions of coin {need.step + 1}"
+    return f"the conflict of the {what} ({acting})"

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from .board import Board, indices, squares_of
 from .conflicts import Kind, Part, Unit, find_conflict
+from .dice import conflict_text
 from .moves import DIE_FACES, PlanCoin
 from .movement import Scratch, move, snowballs
 from .reaches import table
@@ -214,7 +215,8 @@ def _start_step(w: _Work, step: int) -> None:
                 f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict ({witness.why}); "
                 f"every player rolls, the high roller orders all the actions of coin {step + 1}"
             )
-            w.need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))), witness=witness)
+            need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))), witness=witness)
+            w.need = evolved(need, said=conflict_text(names, need))
             return
     # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
     # earlier action of this step does nothing (EV-EDGE).
@@ -267,7 +269,8 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
             f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
         )
         seats = tuple([r.seat for r in runners])
-        w.need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))), witness=witness)
+        need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))), witness=witness)
+        w.need = evolved(need, said=conflict_text(w.state.players, need))
         return
     w.agenda[0:0] = [DoRun(r) for r in sorted(runners, key=lambda r: r.seat)]
 

@@ -8,7 +8,7 @@ order). Both are plain frozen values, so a paused state is as immutable and repl
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
 from .board import Board, Direction, Square
@@ -141,6 +141,9 @@ class ConflictRolls:
     waiting: tuple[int, ...]
     rolled: tuple[tuple[int, int], ...] = ()
     witness: Witness | None = None
+    said: str = field(default="", compare=False, repr=False)
+    """What the rolls are for, in words (dice.purpose_text), worked out once when the conflict is
+    found: every roll's event line says it. Derived from the fields above, so not compared."""
 
 
 @dataclass(frozen=True)

@@ -230,10 +230,13 @@ class ArrayBridge(ReaderThread):
             self._held.clear()
             self._last_frame = time.monotonic()
             self._silent = False
-            self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
-            self._buttons_follow(Status.OK)
-            self.lights.opened(link, self._opened_at)
             try:
+                # What the port buffered while it was closed goes before the link is reported open:
+                # a frame the array sends once the link reads "ok" is read, never dropped as stale.
+                self._discard_stale(link)
+                self._health.set_status(self.link_id, Status.OK, f"open on {self.port}")
+                self._buttons_follow(Status.OK)
+                self.lights.opened(link, self._opened_at)
                 self._pump(link)
             except (serial.SerialException, OSError) as exc:
                 self._health.count(self.link_id, "reconnects")
@@ -279,7 +282,6 @@ class ArrayBridge(ReaderThread):
         self._clock_base = base
 
     def _pump(self, link: Any) -> None:
-        self._discard_stale(link)
         lines = LineAssembler()
         while not self._stop.is_set():
             self._health.flush()

@@ -13,7 +13,7 @@ import pytest
 
 from companion.core.readers import ReaderEvent
 from hardware.bridge import ArrayBridge
-from hardware.health import Backoff, HealthBoard
+from hardware.health import Backoff, HealthBoard, Status
 from hardware.sim.array import SimulatedArray
 from tests.hardware.helpers import wait_until
 
@@ -164,6 +164,43 @@ def test_an_unplugged_array_is_reconnected(rig: Rig) -> None:
     assert rig.count("array", "reconnects") == 1
     statuses = [s["status"] for reader, s in rig.reports if reader == "array"]
     assert statuses[-1] == "ok" and "reconnecting" in statuses[statuses.index("ok") :]
+
+
+class ArraySendsAtOnce(HealthBoard):
+    """A health board on which, the moment the link is reported open again, the array sends a tag
+    (a real array may send at any moment; this one picks the worst)."""
+
+    def __init__(self, on_health: Any) -> None:
+        super().__init__(on_health)
+        self.send: Any = None
+
+    def set_status(self, reader_id: str, status: Status, detail: str = "") -> None:
+        super().set_status(reader_id, status, detail)
+        if reader_id == "array" and status is Status.OK and self.send is not None:
+            send, self.send = self.send, None
+            send()
+
+
+def test_a_frame_sent_as_the_link_reads_ok_is_not_dropped_as_stale(tmp_path: Path) -> None:
+    """Once the link reads "ok" (a page, the console, a test waits for it), what the array sends is
+    read: the bytes buffered while the port was closed are dropped before, never after."""
+    health = ArraySendsAtOnce(None)
+    sim = SimulatedArray(4, link=tmp_path / "array", heartbeat_s=0.1)
+    sim.plug()
+    events: list[ReaderEvent] = []
+    bridge = ArrayBridge(sim.port, events.append, health, silent_after_s=0.5, backoff=Backoff(0.05, 0.2))
+    bridge.start()
+    try:
+        wait_until(lambda: health.status("array")["status"] == "ok", what="the bridge to open the port")
+        sim.unplug()
+        wait_until(lambda: health.status("array")["status"] == "reconnecting", what="reconnecting")
+        health.send = lambda: sim.arrive(2, UID_B)
+        sim.plug()
+        wait_until(lambda: len(events) >= 1, what=f"the tag sent as the link read ok (have {events})")
+        assert [(e.event, e.reader, e.uid) for e in events] == [("arrive", "array:2", UID_B)]
+    finally:
+        bridge.stop()
+        sim.close()
 
 
 def test_a_port_that_is_not_there_is_retried_without_blocking(tmp_path: Path) -> None:

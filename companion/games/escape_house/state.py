@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from companion.core.frozen import replaced
 from .cards import CardSet
 from .options import EscapeHouseOptions
 
@@ -40,11 +41,7 @@ class PlayedCard:
     def face_up(self) -> "PlayedCard":
         """The card revealed: ``replace(self, revealed=True)`` without the frozen ``__init__``'s cost
         per field (a resolve turns every card of the round face up)."""
-        d = self.__dict__.copy()
-        d["revealed"] = True
-        new = _new(PlayedCard)
-        _set(new, "__dict__", d)
-        return new
+        return replaced(self, {"revealed": True})
 
 
 @dataclass(frozen=True)
@@ -120,11 +117,7 @@ class State:
         one or two of these, and the engine must check and apply 50,000 moves a second)."""
         if not _FIELDS.issuperset(changes):
             raise TypeError(f"State has no field {sorted(changes.keys() - _FIELDS)[0]!r}")
-        new = _new(State)
-        d = self.__dict__.copy()  # (a whole-dict copy is one C call; adding field by field is not)
-        d.update(changes)
-        _set(new, "__dict__", d)
-        return new
+        return replaced(self, changes)
 
     # -- questions the rules ask ------------------------------------------------------------------
 
@@ -189,8 +182,6 @@ class State:
 
 
 _FIELDS = frozenset(f.name for f in fields(State))
-_new = object.__new__
-_set = object.__setattr__  # State is frozen: its own __setattr__ refuses
 
 
 def bump(counts: Mapping[str, int], key: str, by: int = 1) -> dict[str, int]:

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
+from companion.core.frozen import replaced
 from .board import Board, Direction, Square
 from .moves import PlanCoin
 from .options import EverestOptions
@@ -222,15 +223,9 @@ class EverestState:
         """``dataclasses.replace`` without re-running ``__init__``: the hot path of apply()."""
         return self.changed(changes)
 
-    def changed(self, changes: dict[str, Any]) -> "EverestState":
-        """``evolve`` taking the changes as a dict: a new state over a copy of this one's
-        ``__dict__`` (what ``replace`` did field by field, through ``__init__``, cost several
-        times this, and every move makes a new state)."""
-        new = object.__new__(EverestState)
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
-        return new
+    changed = replaced
+    """``evolve`` taking the changes as a dict (core.frozen.replaced itself, not a method calling it:
+    every move makes a new state)."""
 
     def seat(self, player: str | None) -> int | None:
         if player is None:
@@ -249,13 +244,5 @@ T = TypeVar("T")
 
 def evolved(value: T, **changes: Any) -> T:
     """``dataclasses.replace(value, **changes)`` for the frozen values of this module, which have no
-    ``__post_init__`` to re-run: a new instance over a copy of the old one's ``__dict__``.
-
-    Every move makes at least one new state and most rolls a new ``need``; ``replace`` (fields,
-    ``__init__``, one ``object.__setattr__`` per field) cost several times this.
-    """
-    new = object.__new__(type(value))
-    fields = value.__dict__.copy()
-    fields.update(changes)
-    object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
-    return new
+    ``__post_init__`` to re-run (core.frozen.replaced): most rolls make a new ``need``."""
+    return replaced(value, changes)

@@ -8,6 +8,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from companion.core.frozen import replaced
 from .cards import POSITIONS, SLOTS, THREATS
 from .geometry import Geometry, geometry
 from .options import MountainOptions
@@ -66,11 +67,7 @@ class MountainState:
         if not changes.keys() <= _FIELDS:  # (compared in place, no set built)
             unknown = changes.keys() - _FIELDS
             raise TypeError(f"MountainState has no field {sorted(unknown)[0]!r}")
-        new = object.__new__(MountainState)
-        fields = self.__dict__.copy()
-        fields.update(changes)
-        object.__setattr__(new, "__dict__", fields)  # frozen: plain attribute assignment is refused
-        return new
+        return replaced(self, changes)
 
     @property
     def geo(self) -> Geometry:

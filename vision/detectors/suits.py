@@ -184,22 +184,16 @@ def outline_of(ink: FloatArray) -> Outline | None:
     return top, float(blob.sum()) / max(1.0, float(hull)), w / h
 
 
-def shape_of(ink: FloatArray) -> tuple[float, float] | None:
-    """(top, fill) of :func:`outline_of`."""
-    outline = outline_of(ink)
-    return None if outline is None else (outline[0], outline[1])
-
-
 def suit_by_shape(ink: FloatArray, candidates: Sequence[str], loose: bool = False) -> str | None:
     """Which of ``candidates`` (the suits of the ink's colour) ``ink`` is, or None when not sure
     (``loose``: at the looser spade and club limits, to be confirmed by a template). One
     candidate (a colour printed for one suit only) is that suit."""
     if len(candidates) == 1:
         return candidates[0]
-    measured = shape_of(ink)
+    measured = outline_of(ink)
     if measured is None:
         return None
-    top, fill = measured
+    top, fill, _ = measured
     pair = frozenset(candidates)
     if pair == {"H", "D"}:
         return "H" if top >= HEART_TOP else "D" if top <= DIAMOND_TOP else None

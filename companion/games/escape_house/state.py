@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from companion.core.frozen import replaced
+from companion.core.frozen import Replaceable, replaced
 from .cards import CardSet
 from .options import EscapeHouseOptions
 
@@ -29,7 +29,7 @@ class Phase(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class PlayedCard:
+class PlayedCard(Replaceable):
     """A card played face down in the action phase, with the character token under it."""
 
     by: str
@@ -45,7 +45,7 @@ class PlayedCard:
 
 
 @dataclass(frozen=True)
-class State:
+class State(Replaceable):
     cards: CardSet
     options: EscapeHouseOptions
     players: tuple[str, ...]
@@ -71,7 +71,7 @@ class State:
     clocks: int = 0
     sacrificed: tuple[str, ...] = ()
     round: int = 1
-    phase: Phase = Phase.EXPLORE
+    phase: Phase = field(default_factory=lambda: Phase.EXPLORE)  # (not a class default: core.frozen says why)
     won: bool = False
     # -- this phase -----------------------------------------------------------------------------
     moved: frozenset[str] = frozenset()

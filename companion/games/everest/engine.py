@@ -15,6 +15,7 @@ from companion.core import (
     Unexplained,
     Verdict,
 )
+from companion.core.frozen import replaced
 from companion.core.picks import Choice, Pick
 from companion.core.seen import Seen, VisionSeen
 from companion.core.setup_form import NO_SETUP, SetupForm
@@ -283,7 +284,7 @@ def _apply_plan(state: EverestState, move: Plan) -> EverestState:
     missing = plans.count(None)
     if not missing or (missing <= state.aside.count(6) and _all_planned(plans, state.aside)):
         return resolve.reveal(state, plans)
-    return state.changed({"plans": plans})
+    return replaced(state, {"plans": plans})
 
 
 def _apply_roll(state: EverestState, move: Roll) -> EverestState:

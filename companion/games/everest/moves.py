@@ -8,8 +8,7 @@ choice at the end of a round, each its own entry.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
 from companion.core import Move
@@ -31,66 +30,56 @@ DIE_FACES: tuple[DieFace, ...] = ("blank", "ace", "2", "3", "4", "5")
 
 MAX_PLAN = 3
 
+_set = object.__setattr__
+
 
 Kind = Literal["move", "roar", "snowball"]
 
 
-@dataclass(frozen=True)
-class PlanCoin:
-    """One coin of a plan: which coin, which side is up, and where its tick mark points."""
-
-    coin: CoinValue
-    face: Face
-    dir: Literal["N", "E", "S", "W"]
-
-    def __post_init__(self) -> None:
-        # Fill the three cached properties below at once from a table: the engine reads them for
-        # every coin it carries out, and a cached_property's first read (it takes a lock) cost more
-        # than building the coin. Instance values shadow the (non-data) descriptors, as the cache
-        # would; a coin the table does not know (built by hand, not read) computes them when read.
-        derived = _DERIVED.get((self.coin, self.face, self.dir))
-        if derived is not None:
-            self.__dict__["kind"], self.__dict__["mp"], self.__dict__["label"] = derived
-
-    @cached_property
-    def kind(self) -> Kind:
-        """Value side: a number moves (ace = 1), a blank roars; suit side: a snowball."""
-        if self.face == "suit":
-            return "snowball"
-        return "roar" if self.coin == "blank" else "move"
-
-    @cached_property
-    def mp(self) -> int:
-        return DIE_VALUE[self.coin] if self.kind == "move" else 0
-
-    @cached_property
-    def label(self) -> str:
-        """How the reveal names the coin (EV-SECRET): "move 3 N", "roar E", "snowball S"."""
-        if self.kind == "snowball":
-            return f"snowball {self.dir}"
-        if self.kind == "roar":
-            return f"roar {self.dir}"
-        return f"move {self.coin} {self.dir}"
-
-    def text(self) -> str:
-        return self.label
-
-
-def _derive(coin: CoinValue, face: Face, direction: Literal["N", "E", "S", "W"]) -> tuple[Kind, int, str]:
-    """The properties of a coin, worked out by the properties themselves on an instance that
-    skipped ``__post_init__`` (so that the table and the properties cannot disagree)."""
-    bare = object.__new__(PlanCoin)
-    bare.__dict__.update(coin=coin, face=face, dir=direction)
-    return bare.kind, bare.mp, bare.label
+def derive(coin: str, face: str, direction: str) -> tuple[Kind, int, str]:
+    """What a coin does, from its value, its face and its tick mark: its kind (the value side: a
+    number moves, ace = 1, a blank roars; the suit side: a snowball), its movement points, and how
+    the reveal names it (EV-SECRET): "move 3 N", "roar E", "snowball S"."""
+    if face == "suit":
+        return "snowball", 0, f"snowball {direction}"
+    if coin == "blank":
+        return "roar", 0, f"roar {direction}"
+    return "move", DIE_VALUE[coin], f"move {coin} {direction}"
 
 
 _DERIVED: dict[tuple[str, str, str], tuple[Kind, int, str]] = {
-    (coin, face, direction): _derive(coin, face, direction)
+    (coin, face, direction): derive(coin, face, direction)
     for coin in COINS
     for face in ("value", "suit")
     for direction in ("N", "E", "S", "W")
 }
 """Each of the 48 coins a plan can hold, worked out once."""
+
+
+@dataclass(frozen=True)
+class PlanCoin:
+    """One coin of a plan: which coin, which side is up, and where its tick mark points.
+
+    ``kind``, ``mp`` and ``label`` (``derive``) are set as the coin is made, from a table of the 48
+    coins: the engine reads them for every coin it carries out. They are fields without a class
+    default (not properties), so the interpreter reads them at full speed (core/frozen.py says why);
+    they follow from the other three, so they are not compared, hashed or written."""
+
+    coin: CoinValue
+    face: Face
+    dir: Literal["N", "E", "S", "W"]
+    kind: Kind = field(init=False, compare=False, repr=False)
+    mp: int = field(init=False, compare=False, repr=False)
+    label: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        kind, mp, label = _DERIVED.get((self.coin, self.face, self.dir)) or derive(self.coin, self.face, self.dir)
+        _set(self, "kind", kind)  # (frozen: set once, here)
+        _set(self, "mp", mp)
+        _set(self, "label", label)
+
+    def text(self) -> str:
+        return self.label
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -11,6 +11,7 @@ import logging
 from operator import attrgetter
 from typing import Any, cast
 
+from companion.core.frozen import replaced
 from .board import Board, indices, squares_of
 from .conflicts import Kind, Part, Unit, find_conflict
 from .dice import conflict_text
@@ -89,7 +90,7 @@ class _Work:
         work.update(changes)
         if self.need is None and not self.agenda:
             work.update(finished(self.state, positions, events))
-        return self.state.changed(work)
+        return replaced(self.state, work)
 
 
 _LABEL = attrgetter("label")  # how the reveal names a coin (PlanCoin.label)
@@ -316,7 +317,7 @@ def rolled(state: EverestState, seat: int, value: int, said: str | None = None) 
     else:  # pragma: no cover - check() only lets a roll through when a roll is awaited
         raise ValueError("no roll is awaited")
     if not isinstance(nxt, Done):
-        return state.changed({"need": nxt, "events": state.events + tuple(events)})
+        return replaced(state, {"need": nxt, "events": state.events + tuple(events)})
     w = _Work(state)
     w.t.events.extend(events)
     _after_roll(w, nxt)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.core import JsonObject, Outcome, Termination
+from companion.core.frozen import replaced
 from . import dice
 from .board import Board, Square, square_text
 from .moves import COINS
@@ -129,7 +130,7 @@ def end_round(state: EverestState, heal: frozenset[int], named: Mapping[int, fro
     for seat in going_home:
         _send_home(state, positions, seat, events)
     peak = sole_on_peak(state.board, positions)
-    return state.changed({  # (a dict, not evolve's keywords: every round ends here)
+    return replaced(state, {  # (a dict, not evolve's keywords: every round ends here)
         "round": state.round + 1,
         "phase": PLAN,
         "positions": tuple(positions),

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeVar, Union
 
-from companion.core.frozen import replaced
+from companion.core.frozen import Replaceable, replaced
 from .board import Board, Direction, Square
 from .moves import PlanCoin
 from .options import EverestOptions
@@ -129,7 +129,7 @@ class Witness:
 
 
 @dataclass(frozen=True)
-class ConflictRolls:
+class ConflictRolls(Replaceable):
     """Actions conflict (EV-CONFLICT): ``waiting`` players still roll; the high roller will order.
 
     ``seats`` are the acting yeti of the step (kind "actions") or ``runners`` run away (kind "runaway").
@@ -160,7 +160,7 @@ class OrderChoice:
 
 
 @dataclass(frozen=True)
-class RoarChecks:
+class RoarChecks(Replaceable):
     """Yeti beside a roar but not in the pointed square roll: a blank means affected (EV-ROAR)."""
 
     roars: tuple[Roar, ...]
@@ -173,7 +173,7 @@ class RoarChecks:
 
 
 @dataclass(frozen=True)
-class RoarReactions:
+class RoarReactions(Replaceable):
     """Affected yeti roll: 2-5 run, ace roar back, blank shiver (EV-ROAR-REACT)."""
 
     affected: tuple[Affect, ...]
@@ -186,7 +186,7 @@ Need = Union[ConflictRolls, OrderChoice, RoarChecks, RoarReactions]
 
 
 @dataclass(frozen=True)
-class EverestState:
+class EverestState(Replaceable):
     players: tuple[str, ...]
     options: EverestOptions
     board: Board
@@ -202,7 +202,8 @@ class EverestState:
     heal_barred_through: tuple[int, ...]
     """The last round at whose end the yeti may not heal (it went off the edge); 0 for none."""
     round: int = 1
-    phase: Phase = Phase.PLAN
+    phase: Phase = field(default_factory=lambda: PLAN)
+    """(A factory, not a class default: core.frozen says why; every move reads the phase.)"""
     plans: tuple[tuple[PlanCoin, ...] | None, ...] = ()
     off_edge: frozenset[int] = frozenset()
     """Yeti that went off the edge this round: their remaining actions are cancelled (EV-EDGE)."""
@@ -220,12 +221,10 @@ class EverestState:
     """What happened this round, each line citing its rule id, for the table and the log."""
 
     def evolve(self, **changes: Any) -> "EverestState":
-        """``dataclasses.replace`` without re-running ``__init__``: the hot path of apply()."""
-        return self.changed(changes)
-
-    changed = replaced
-    """``evolve`` taking the changes as a dict (core.frozen.replaced itself, not a method calling it:
-    every move makes a new state)."""
+        """``dataclasses.replace`` without re-running ``__init__``. The hot paths call
+        ``core.frozen.replaced(state, {...})`` themselves: CPython 3.11 does not specialise a method
+        call on an object with a dict of its own, and every move makes a new state."""
+        return replaced(self, changes)
 
     def seat(self, player: str | None) -> int | None:
         if player is None:

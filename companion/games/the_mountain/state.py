@@ -5,10 +5,10 @@ from __future__ import annotations
 import dataclasses
 import enum
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from companion.core.frozen import replaced
+from companion.core.frozen import Replaceable, replaced
 from .cards import POSITIONS, SLOTS, THREATS
 from .geometry import Geometry, geometry
 from .options import MountainOptions
@@ -28,7 +28,7 @@ class Phase(str, enum.Enum):
 
 
 @dataclass(frozen=True)
-class MountainState:
+class MountainState(Replaceable):
     player: str
     options: MountainOptions
     mountain: tuple[str | None, ...]
@@ -41,7 +41,7 @@ class MountainState:
     discard: tuple[str, ...]
     """The discard pile, oldest first."""
     turn: int = 1
-    phase: Phase = Phase.DISCARD
+    phase: Phase = field(default_factory=lambda: Phase.DISCARD)  # (not a class default: core.frozen says why)
     acted: tuple[str, ...] = ()
     """Suits of the sets played this turn."""
     skipped: bool = False

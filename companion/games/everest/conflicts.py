@@ -118,7 +118,7 @@ def find_conflict(t: Scratch, units: Sequence[Unit], reaches: list[int] | None =
     for members in touching:
         if len(members) < 2:
             continue
-        group = tuple([units[i] for i in members])
+        group = tuple(map(units.__getitem__, members))
         found = _group_conflicts(t, group)
         if found is not None:
             rest = tuple([unit for i, unit in enumerate(units) if i not in members])
@@ -128,8 +128,10 @@ def find_conflict(t: Scratch, units: Sequence[Unit], reaches: list[int] | None =
 
 def _group_conflicts(t: Scratch, units: Sequence[Unit]) -> Found | None:
     """Every order of one group's units (short cut 2): two orders that end differently, or None."""
-    roars = [unit for unit in units if unit[0] == "roar"]
-    others = [unit for unit in units if unit[0] != "roar"]
+    roars: list[Unit] = []
+    others: list[Unit] = []
+    for unit in units:  # (one loop, not two comprehensions: each is a function call in 3.11)
+        (roars if unit[0] == "roar" else others).append(unit)
     if not roars and len(others) == 2:  # the most frequent group: two orders, two copies
         a, b = others
         ab, ba = t.copy(False), t.copy(False)

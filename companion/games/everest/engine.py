@@ -134,10 +134,16 @@ def _check_plan(state: EverestState, move: Plan) -> Verdict:
     # The legal plan (nearly every one): the round's planning, as many coins as it must have (three,
     # or every usable coin if fewer), none twice, none set aside. Anything else is refused below.
     if state.phase is PLAN and len(coins) == (usable if usable < MAX_PLAN else MAX_PLAN) and usable:
-        named = {coin.coin for coin in coins}
         known = state.aside_known[seat]
-        if len(named) == len(coins) and not (known and named & known):
-            return LEGAL
+        if len(coins) == MAX_PLAN and not known:  # (most plans: three coins, none set aside)
+            one, two, three = coins  # (unpacked: a comprehension costs a function call in 3.11)
+            first, second, third = one.coin, two.coin, three.coin
+            if first != second and first != third and second != third:
+                return LEGAL
+        else:
+            named = {coin.coin for coin in coins}
+            if len(named) == len(coins) and not (known and named & known):
+                return LEGAL
     return _refuse_plan(state, seat, move, usable)
 
 
@@ -302,9 +308,11 @@ def _apply_order(state: EverestState, move: Order) -> EverestState:
 
 
 def _apply_end_round(state: EverestState, move: EndRound) -> EverestState:
-    heal = state.heal_chosen | frozenset([state.players.index(p) for p in move.heal])
+    seat_of = state.players.index
+    heal = state.heal_chosen | frozenset(map(seat_of, move.heal)) if move.heal else state.heal_chosen
     named = dict(state.aside_chosen)
-    named.update({state.players.index(p): frozenset(c) for p, c in (move.set_aside or {}).items()})
+    if move.set_aside:  # (mostly not: then no comprehension, each a function call in 3.11)
+        named.update({seat_of(p): frozenset(c) for p, c in move.set_aside.items()})
     state = rounds.end_round(state, heal, named)
     return resolve.reveal(state) if _all_planned(state.plans, state.aside) else state
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import Literal
 
 from .board import INDEX, VECTORS, Board, Direction, Square, step
@@ -239,7 +240,7 @@ def groups(reaches: list[int]) -> list[list[int]]:
             else:
                 keep.append((other_squares, members))
         groups = keep + [(merged_squares, sorted(merged))]
-    return [members for _, members in groups]
+    return list(map(itemgetter(1), groups))
 
 
 # -- the check ----------------------------------------------------------------------------------------

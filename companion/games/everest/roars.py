@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from .board import AROUND, STEP_NAMES, Direction
 from .state import Affect, Roar, RoarChecks, RoarReactions, Runner, evolved
 
+_NOBODY: frozenset[int] = frozenset()
+
 log = logging.getLogger(__name__)
 
 
@@ -39,7 +41,7 @@ def _direction(frm: int, to: int) -> Direction:
 
 def start_wave(pos: Positions, roars: Sequence[Roar], runners: tuple[Runner, ...]) -> Next:
     """Who the roars affect for sure, and who must roll a check first."""
-    running = {r.seat for r in runners}
+    running = {r.seat for r in runners} if runners else _NOBODY  # (mostly no runaways)
     hits: dict[int, Affect] = {}
     checks: dict[int, int] = {}
     for roar in roars:
@@ -59,8 +61,8 @@ def start_wave(pos: Positions, roars: Sequence[Roar], runners: tuple[Runner, ...
                 checks.setdefault(yeti, roar.seat)
     # Reading (GAME.md): a yeti in the pointed square of one roar and beside another is
     # affected by the pointed roar and rolls no check for the other.
-    waiting = tuple(sorted([(y, r) for y, r in checks.items() if y not in hits]))
-    affected = tuple([hits[s] for s in sorted(hits)])
+    waiting = tuple(sorted([(y, r) for y, r in checks.items() if y not in hits])) if checks else ()
+    affected = tuple(map(hits.__getitem__, sorted(hits)))
     if waiting:
         return RoarChecks(tuple(roars), affected, waiting, runners)
     return _reactions(affected, runners)

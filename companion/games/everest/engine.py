@@ -229,7 +229,7 @@ def _check_order(state: EverestState, move: Order) -> Verdict:
     chooser = state.players[need.chooser]
     if seat != need.chooser:
         return Verdict.illegal("EV-ORDER", f"{chooser} had the high roll and chooses the order, not {name}", f"let {chooser} choose")
-    expected = sorted(state.players[s] for s in need.seats)
+    expected = sorted(map(state.players.__getitem__, need.seats))
     if sorted(move.sequence) != expected:
         return Verdict.illegal(
             "EV-ORDER-ALL",

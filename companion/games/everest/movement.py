@@ -236,5 +236,7 @@ def roar_footprint(t: Scratch, seat: int, direction: Direction) -> tuple[object,
     if here is None:
         return (seat, None)
     pos = t.pos
-    around = tuple([(d, pos.index(beside) if beside in pos else None) for d, beside in AROUND[here]])
-    return (seat, here, direction, around)
+    around = []  # (a loop, not a comprehension: conflict detection reads roars on many boards)
+    for d, beside in AROUND[here]:
+        around.append((d, pos.index(beside) if beside in pos else None))
+    return (seat, here, direction, tuple(around))

@@ -234,7 +234,11 @@ def _start_step(w: _Work, step: int) -> None:
         if seat not in off:
             move(t, seat, coin.dir, coin.mp)
     if throws:
-        snowballs(t, [(seat, direction) for seat, direction, _ in throws if seat not in off])
+        flying = []
+        for seat, direction, _ in throws:
+            if seat not in off:
+                flying.append((seat, direction))
+        snowballs(t, flying)
     if roars:
         _roar(w, tuple(map(_SEAT, roars)), step)
 

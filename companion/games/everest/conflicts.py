@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from .board import Direction
-from .movement import Scratch, move, roar_footprint, snowballs
+from .movement import Scratch, move, roar_footprint, snowballs, still_throwing
 from .reaches import Kind, Part, Unit, apart, displaceable, groups, grown, unit_reaches
 
 __all__ = ["Found", "Kind", "Part", "Unit", "find_conflict", "orders_differ", "outcome", "perform", "step_units", "units_conflict"]
@@ -53,12 +53,7 @@ def perform(t: Scratch, unit: Unit) -> tuple[object, ...] | None:
     if kind == "roar":
         seat, direction, _ = parts[0]
         return roar_footprint(t, seat, direction)
-    off = t.off
-    flying = []  # (a loop, not a comprehension: a function call fewer on every board tried)
-    for seat, direction, _ in parts:
-        if seat not in off:
-            flying.append((seat, direction))
-    snowballs(t, flying)
+    snowballs(t, still_throwing(parts, t.off))
     return None
 
 

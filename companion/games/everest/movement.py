@@ -180,6 +180,18 @@ def snowball_target(t: Scratch, seat: int, direction: Direction) -> tuple[int | 
     return None, "flies off the board"
 
 
+def still_throwing(throws: Sequence[tuple[int, Direction, int]], off: set[int]) -> list[tuple[int, Direction]]:
+    """The (seat, direction) of each of a step's snowball throws (seat, direction, 0) whose yeti is
+    still on the board (EV-EDGE: a yeti pushed off the edge earlier in the step throws nothing).
+    A loop, not a comprehension: each is a function call in CPython 3.11, and conflict detection
+    throws on every board it tries."""
+    flying = []
+    for seat, direction, _ in throws:
+        if seat not in off:
+            flying.append((seat, direction))
+    return flying
+
+
 def snowballs(t: Scratch, throws: Sequence[tuple[int, Direction]]) -> None:
     """Throw every snowball at once (EV-SNOWBALL-TOGETHER): find all hits first, then apply them.
 

@@ -16,7 +16,7 @@ from .board import Board, indices, squares_of
 from .conflicts import Kind, Part, Unit, find_conflict
 from .dice import conflict_text
 from .moves import DIE_FACES, PlanCoin
-from .movement import Scratch, move, snowballs
+from .movement import Scratch, move, snowballs, still_throwing
 from .reaches import table
 from .roars import Done, check_rolled, early_reaction, reaction_rolled, start_wave
 from .rounds import finished
@@ -234,11 +234,7 @@ def _start_step(w: _Work, step: int) -> None:
         if seat not in off:
             move(t, seat, coin.dir, coin.mp)
     if throws:
-        flying = []
-        for seat, direction, _ in throws:
-            if seat not in off:
-                flying.append((seat, direction))
-        snowballs(t, flying)
+        snowballs(t, still_throwing(throws, off))
     if roars:
         _roar(w, tuple(map(_SEAT, roars)), step)
 

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Sequence
 from typing import Literal
 
-from .state import ConflictRolls, EverestState, RoarChecks, RoarReactions
+from .state import ConflictRolls, EverestState, RoarChecks, RoarReactions, Witness
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ def purpose_text(state: EverestState, purpose: Purpose, roarer: int | None) -> s
     need = state.need
     if purpose == "conflict":
         if isinstance(need, ConflictRolls):
-            return need.said or conflict_text(names, need)
+            return need.said or conflict_text(names, need.kind, need.step, need.seats, need.witness)
         return "a conflict"
     roaring = names[roarer] if roarer is not None else "a yeti"
     if purpose == "check":
@@ -72,9 +72,9 @@ def purpose_text(state: EverestState, purpose: Purpose, roarer: int | None) -> s
     return f"a reaction to {roaring}'s roar"
 
 
-def conflict_text(names: Sequence[str], need: ConflictRolls) -> str:
-    """What the rolls of a conflict are for: "the conflict of the actions of coin 2 (anna, ben)"."""
-    seats = need.witness.group if need.witness is not None else need.seats
-    acting = ", ".join([names[s] for s in seats])
-    what = "runaways" if need.kind == "runaway" else f"actions of coin {need.step + 1}"
+def conflict_text(names: Sequence[str], kind: str, step: int, seats: tuple[int, ...], witness: Witness | None) -> str:
+    """What the rolls of a conflict (``ConflictRolls``'s fields) are for: "the conflict of the
+    actions of coin 2 (anna, ben)"."""
+    acting = ", ".join([names[s] for s in (witness.group if witness is not None else seats)])
+    what = "runaways" if kind == "runaway" else f"actions of coin {step + 1}"
     return f"the conflict of the {what} ({acting})"

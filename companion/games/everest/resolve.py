@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from operator import attrgetter, itemgetter
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from companion.core.frozen import replaced
 from .board import Board, indices, squares_of
@@ -37,6 +37,7 @@ from .state import (
     RoarReactions,
     Runner,
     StepStart,
+    Witness,
     evolved,
 )
 from .witness import explain
@@ -225,8 +226,7 @@ def _start_step(w: _Work, step: int) -> None:
                 f"EV-CONFLICT: coin {step + 1}: the actions of {who} conflict ({witness.why}); "
                 f"every player rolls, the high roller orders all the actions of coin {step + 1}"
             )
-            need = ConflictRolls("actions", step, seats, (), tuple(range(len(names))), witness=witness)
-            w.need = evolved(need, said=conflict_text(names, need))
+            w.need = _conflict_rolls(names, "actions", step, seats, (), witness)
             return
     # What _run does for DoAction, DoSnowballs and DoRoars: a yeti pushed off the edge by an
     # earlier action of this step does nothing (EV-EDGE).
@@ -237,6 +237,15 @@ def _start_step(w: _Work, step: int) -> None:
         snowballs(t, still_throwing(throws, off))
     if roars:
         _roar(w, tuple(map(_SEAT, roars)), step)
+
+
+def _conflict_rolls(
+    names: tuple[str, ...], kind: Literal["actions", "runaway"], step: int, seats: tuple[int, ...], runners: tuple[Runner, ...], witness: Witness
+) -> ConflictRolls:
+    """EV-CONFLICT: every player rolls, the high roller orders; what the rolls are for is said once
+    (``ConflictRolls.said``), not again for each roll."""
+    said = conflict_text(names, kind, step, seats, witness)
+    return ConflictRolls(kind, step, seats, runners, tuple(range(len(names))), witness=witness, said=said)
 
 
 def _coin_table(board: Board, coin: PlanCoin) -> list[int]:
@@ -279,8 +288,7 @@ def _runaway(w: _Work, runners: tuple[Runner, ...]) -> None:
             f"EV-CONFLICT: the runaways of {names} conflict ({witness.why}); every player rolls, the high roller orders them"
         )
         seats = tuple([r.seat for r in runners])
-        need = ConflictRolls("runaway", w.step, seats, runners, tuple(range(len(w.state.players))), witness=witness)
-        w.need = evolved(need, said=conflict_text(w.state.players, need))
+        w.need = _conflict_rolls(w.state.players, "runaway", w.step, seats, runners, witness)
         return
     w.agenda[0:0] = [DoRun(r) for r in sorted(runners, key=lambda r: r.seat)]
 

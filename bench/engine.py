@@ -171,14 +171,14 @@ class Worker:
     """One tree's ``bench/engine_worker.py`` for one game: started on the games' notation files,
     then asked for one pass at a time. Reads from it wait at most a bounded time."""
 
-    def __init__(self, name: str, tree: Path, game_id: str, files: Sequence[Path]) -> None:
+    def __init__(self, name: str, tree: Path, game_id: str, args: Sequence[str]) -> None:
         self.name = name
         self.tree = tree
         self.game_id = game_id
         self._buffer = b""
         self._stderr = tempfile.TemporaryFile()
         self._process = subprocess.Popen(
-            [sys.executable, str(WORKER), *(str(f) for f in files)],
+            [sys.executable, str(WORKER), *args],
             cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree)), bufsize=0,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
         )
@@ -285,7 +285,11 @@ def _side(ready: dict[str, Any], rates: list[float], replays: list[float]) -> di
 
 
 def against_game(ref: str, other: Path, scratch: Path, game_id: str, seed: int, passes: int) -> dict[str, Any] | None:
-    """One game, both trees: ``passes`` pairs of single passes; None if the game has no playout."""
+    """One game, both trees: ``passes`` pairs of single passes; None if the game has no playout.
+
+    Both trees measure this tree's games, written as notation; if ``ref`` cannot read that notation
+    (a field added to the game's moves since), each tree measures its own playouts of the same seeds
+    instead (``engine_worker.py --own-games``), and the row says so (``"games": "own"``)."""
     try:
         games = games_of_1000_moves(game_id, seed)
     except (ModuleNotFoundError, AttributeError) as exc:
@@ -298,10 +302,20 @@ def against_game(ref: str, other: Path, scratch: Path, game_id: str, seed: int, 
         files.append(folder / f"{number:03}.jsonl")
         files[-1].write_text(text + "\n", encoding="utf-8")
     moves = sum(len(ms) for _, ms in games)
-    with Worker("this tree", TREE, game_id, files) as here, Worker(ref, other, game_id, files) as there:
+    try:
+        with Worker(ref, other, game_id, [str(f) for f in files]) as there:
+            there.wait_ready()
+        shared = True
+    except WorkerError as exc:
+        if "(getting ready)" not in str(exc) or "reading " not in str(exc):
+            raise
+        print(f"{game_id}: {ref} cannot read this tree's notation of the game; each tree measures its own playouts", file=sys.stderr)
+        shared = False
+    args = [str(f) for f in files] if shared else ["--own-games", game_id, str(seed)]
+    with Worker("this tree", TREE, game_id, args) as here, Worker(ref, other, game_id, args) as there:
         ready = [worker.wait_ready() for worker in (here, there)]
         for worker, said in zip((here, there), ready):
-            if said["moves"] != moves:
+            if shared and said["moves"] != moves:
                 raise WorkerError(f"{game_id}: the worker measuring {worker.name} read {said['moves']} moves of the {moves} written")
         runs: list[dict[str, list[float]]] = [{command: [] for command in COMMANDS} for _ in (here, there)]
         sides = [(here, runs[0]), (there, runs[1])]
@@ -316,7 +330,7 @@ def against_game(ref: str, other: Path, scratch: Path, game_id: str, seed: int, 
     rate_ratio, rate_quartiles = _ratios(rate_ratios)
     replay_ratio, replay_quartiles = _ratios(replay_ratios)
     return {
-        "game": game_id, "moves": moves, "passes": passes,
+        "game": game_id, "moves": ready[0]["moves"], "passes": passes, "games": "same" if shared else "own",
         "here": _side(ready[0], here_rates, here_replays), "ref": _side(ready[1], there_rates, there_replays),
         "rate_ratio": rate_ratio, "rate_ratio_quartiles": rate_quartiles,
         "replay_ratio": replay_ratio, "replay_ratio_quartiles": replay_quartiles,
@@ -358,7 +372,7 @@ def print_against(ref: str, commit: str, rows: list[dict[str, Any]], passes: int
     name = ref[:10]
     print(
         f"this tree against {ref} ({commit}): {passes} pairs of single passes in two long-lived workers,"
-        " which tree goes first alternating; both trees measure the same moves"
+        " which tree goes first alternating; both trees measure the same moves unless a note below says not"
     )
     tables: tuple[tuple[str, str, str, str, Callable[[Any], str]], ...] = (
         ("check+apply/s", "moves_per_s", "rate_ratio", f"here / {name}", "{:,}".format),
@@ -375,6 +389,11 @@ def print_against(ref: str, commit: str, rows: list[dict[str, Any]], passes: int
                 f"{show(there[key]):>11}{show(there[key + '_best']):>10}   {_ratio_text(row, ratio)}"
             )
     for row in rows:
+        if row.get("games") == "own":
+            print(
+                f"note: {ref} cannot read this tree's notation of {row['game']}: each tree measured its own playouts"
+                f" of the same seeds ({row['here']['moves']} moves here, {row['ref']['moves']} there)"
+            )
         for side, who in (("here", "this tree"), ("ref", ref)):
             if row[side]["illegal"]:
                 print(f"note: {who} judged {row[side]['illegal']} of the {row['moves']} moves of {row['game']} illegal (checked, not applied)")

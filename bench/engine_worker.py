@@ -10,9 +10,14 @@ names and behaviour: ``companion.games.get_game`` (a game's ``new_state``, ``jud
 whether a commit has the game, and reads these moves, is the game's history.
 
     PYTHONPATH=<tree> .venv/bin/python bench/engine_worker.py GAME.jsonl [GAME.jsonl ...]  (cwd <tree>)
+    PYTHONPATH=<tree> .venv/bin/python bench/engine_worker.py --own-games GAME_ID SEED      (cwd <tree>)
 
 Each file is one whole game in the notation (JSON Lines: the header, then one line per move). The
-worker reads them with the tree's own codec, makes one untimed pass of each measure (imports,
+worker reads them with the tree's own codec. With ``--own-games`` it makes the games instead, with
+the measured tree's own ``bench/engine.py`` (``games_of_1000_moves``, there since the first bench)
+and writes their notation with the tree's own codec: for a commit that cannot read this tree's
+notation of a game (a field added since), each tree then measures its own playouts of the same seeds.
+Either way it makes one untimed pass of each measure (imports,
 caches, first allocations) and prints ``ready {"games": G, "moves": M, "illegal": I}``, ``I`` being
 the moves the tree judged illegal (checked, not applied). Then it answers each line of stdin:
 
@@ -31,6 +36,7 @@ status is 1; ``bench/engine.py`` names the tree and the game.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import io
 import json
 import sys
@@ -106,20 +112,37 @@ def _check_tree(engine_module: str) -> None:
         raise RuntimeError(f"companion is imported from {found.parent}, not from the tree in cwd ({tree}): set PYTHONPATH")
 
 
+def own_games(engine: Engine, game_id: str, seed: int) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
+    """The games the measured tree's own ``bench/engine.py`` makes, and their notation texts."""
+    found = importlib.util.spec_from_file_location("_measured_bench_engine", Path.cwd() / "bench" / "engine.py")
+    if found is None or found.loader is None:
+        raise RuntimeError("the measured tree has no bench/engine.py")
+    module = importlib.util.module_from_spec(found)
+    found.loader.exec_module(module)
+    games = [(header, list(moves)) for header, moves in module.games_of_1000_moves(game_id, seed)]
+    codec = engine.get_game(game_id).codec
+    texts = ["\n".join([json.dumps(h.to_json())] + [json.dumps(codec.to_json(m)) for m in ms]) for h, ms in games]
+    return texts, games
+
+
 def serve(paths: Sequence[str], commands: TextIO, answers: TextIO) -> None:
-    """Read the games, warm up, say ready, then answer ``commands`` until their end."""
+    """Read (or make) the games, warm up, say ready, then answer ``commands`` until their end."""
     doing = "importing the engine"
     try:
         _check_tree("companion")
         engine = load_engine()
         texts: list[str] = []
         games: list[tuple[Any, list[Any]]] = []
-        for path in paths:
-            doing = f"reading {path}"
-            text = Path(path).read_text(encoding="utf-8")
-            record = engine.read_notation(io.StringIO(text))
-            texts.append(text)
-            games.append((record.header, [move for _line, move in record.moves]))
+        if paths[0] == "--own-games":
+            doing = f"making the games of {' '.join(paths[1:])} with the tree's own bench/engine.py"
+            texts, games = own_games(engine, paths[1], int(paths[2]))
+        else:
+            for path in paths:
+                doing = f"reading {path}"
+                text = Path(path).read_text(encoding="utf-8")
+                record = engine.read_notation(io.StringIO(text))
+                texts.append(text)
+                games.append((record.header, [move for _line, move in record.moves]))
         total = sum(len(moves) for _header, moves in games)
         if total == 0:
             raise ValueError("no moves to measure")
@@ -155,7 +178,8 @@ def _plain(error: BaseException | None) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     paths = list(sys.argv[1:] if argv is None else argv)
-    if not paths or any(p.startswith("-") for p in paths):
+    own = len(paths) == 3 and paths[0] == "--own-games" and paths[2].isdigit()
+    if not own and (not paths or any(p.startswith("-") for p in paths)):
         print(__doc__, file=sys.stderr)
         return 2
     try:

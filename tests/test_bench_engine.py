@@ -57,7 +57,7 @@ def test_a_worker_on_a_tree_without_the_game_says_so_and_exits(tmp_path: Path) -
 def test_the_bench_names_the_tree_and_the_game_of_a_failed_worker(tmp_path: Path) -> None:
     game = tmp_path / "000.jsonl"
     game.write_text(json.dumps(NO_GAME) + "\n", encoding="utf-8")
-    with pytest.raises(WorkerError) as failed, Worker("the tree under test", ROOT, "no-such-game", [game]) as worker:
+    with pytest.raises(WorkerError) as failed, Worker("the tree under test", ROOT, "no-such-game", [str(game)]) as worker:
         worker.wait_ready()
     message = str(failed.value)
     assert message.startswith(f"no-such-game: the worker measuring the tree under test ({ROOT}) exited")
@@ -72,3 +72,17 @@ def test_a_worker_that_does_not_answer_is_given_up(tmp_path: Path, monkeypatch: 
     with pytest.raises(WorkerError, match=r"^no-such-game: the worker measuring the tree .* did not answer within 1 s"):
         with Worker("the tree", ROOT, "no-such-game", []) as worker:
             worker.wait_ready()
+
+
+def test_a_worker_makes_its_own_games_with_its_trees_bench() -> None:
+    """--own-games: the games of the measured tree's own bench/engine.py (for a commit that cannot
+    read this tree's notation), timed like any others."""
+    done = subprocess.run(
+        [sys.executable, str(WORKER), "--own-games", "everest", "1"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        input="check-apply\nreplay\n", capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    ready, rate, replay = done.stdout.splitlines()
+    word, _, said = ready.partition(" ")
+    assert word == "ready" and json.loads(said)["moves"] >= 1000 and json.loads(said)["illegal"] == 0
+    assert float(rate) > 0 and float(replay) > 0

@@ -52,9 +52,14 @@ class Table:
         assert isinstance(rows, dict)
         return list(rows["rows"])
 
-    def known_to(self, actor: str) -> set[str]:
+    def known_to(self, actor: str, universe: set[str]) -> set[str]:
+        """What ``actor`` has seen: their view, the board, the public log, and every card the public
+        log names in words. A refusal may cite a card that was face up when it was made ("half
+        exposed by the JD at 6-3") and has been put away since: that was public when it was said,
+        and every row was checked for leaks when it was written (the row of each post, below)."""
         view = self.browsers[actor].get(self.links[actor] + "/view").json()
-        return set(strings([view, self.session.board(), self.public_log()]))
+        log = self.public_log()
+        return set(strings([view, self.session.board(), log])) | set(leaks(json.dumps(log), universe))
 
     def post(self, actor: str, move: Move) -> tuple[int, dict[str, Any]]:
         payload = self.game.codec.to_json(move)
@@ -105,7 +110,7 @@ def test_no_answer_locates_a_card_the_actor_does_not_hold(table: Table, data: st
     template = template.replace(by=actor) if template.by is not None else template
     full = game.view(session.state, None)
     universe = card_universe(game.deck(), full, table.players)
-    known = table.known_to(actor)
+    known = table.known_to(actor, universe)
     hidden = universe - known
     on_hidden = len(hidden) >= 2 and bool(card_fields(template, universe))
     pool = sorted(hidden) if on_hidden else sorted(universe)
@@ -133,6 +138,7 @@ def test_no_answer_locates_a_card_the_actor_does_not_hold(table: Table, data: st
         else:
             return  # a legal move changed the state: the two answers no longer compare
         full = game.view(session.state, None)
-        hidden = card_universe(game.deck(), full, table.players) - table.known_to(actor)
+        universe = card_universe(game.deck(), full, table.players)
+        hidden = universe - table.known_to(actor, universe)
     if on_hidden and len(answers) == 2:
         assert answers[0] == answers[1], (actor, template, answers)

@@ -31,6 +31,7 @@ pairs' ratios with their quartiles. ok/SLOW judge this tree's median.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -48,7 +49,7 @@ _BENCH = str(Path(__file__).resolve().parent)
 if _BENCH not in sys.path:  # imported as bench.engine (a script has its folder first already)
     sys.path.append(_BENCH)  # last: bench/vision.py must not hide the vision package
 
-from engine_worker import COMMANDS, Engine, check_apply_pass, load_engine, replay_pass  # noqa: E402 (bench/ is not a package)
+from engine_worker import COMMANDS, PREFIX, READING, Engine, check_apply_pass, load_engine, notation_text, replay_pass  # noqa: E402 (bench/ is not a package)
 
 from companion.core import Header, Move  # noqa: E402
 from companion.games import game_ids, get_game, get_spec  # noqa: E402
@@ -60,6 +61,7 @@ TREE = Path(__file__).resolve().parent.parent
 WORKER = Path(__file__).resolve().parent / "engine_worker.py"
 READY_TIMEOUT_S = 180.0
 """How long a worker may take to import its tree, read the games and make its untimed pass."""
+GETTING_READY = "getting ready"
 PASS_TIMEOUT_S = 60.0
 """How long one pass may take (a few tens of milliseconds when all is well)."""
 
@@ -84,9 +86,9 @@ def games_of_1000_moves(game_id: str, seed: int) -> list[tuple[Header, list[Move
 
 
 def notation_texts(game_id: str, games: list[tuple[Header, list[Move]]]) -> list[str]:
-    """Each game as notation text: the header line, then one line per move (this tree's codec)."""
+    """Each game as notation text, with this tree's codec."""
     codec = get_game(game_id).codec
-    return ["\n".join([json.dumps(h.to_json())] + [json.dumps(codec.to_json(m)) for m in ms]) for h, ms in games]
+    return [notation_text(codec, header, moves) for header, moves in games]
 
 
 def spread(values: list[float]) -> float:
@@ -164,7 +166,17 @@ def print_table(rows: list[dict[str, Any]], repeat: int) -> None:
 
 
 class WorkerError(RuntimeError):
-    """A worker that failed, exited, or did not answer in time; the message names its tree and game."""
+    """A worker that failed, exited, or did not answer in time; the message names its tree and game.
+    ``doing``: what the worker was asked for; ``told``: its last line on stderr."""
+
+    def __init__(self, message: str, doing: str = "", told: str = "") -> None:
+        super().__init__(message)
+        self.doing = doing
+        self.told = told
+
+    def unreadable(self) -> bool:
+        """The tree could not read a game file (engine_worker.READING) while getting ready."""
+        return self.doing == GETTING_READY and self.told.startswith(PREFIX + READING)
 
 
 class Worker:
@@ -191,7 +203,7 @@ class Worker:
 
     def wait_ready(self) -> dict[str, Any]:
         """The worker's ``ready`` line: how many games and moves it read, how many it judged illegal."""
-        line = self._line(READY_TIMEOUT_S, "getting ready")
+        line = self._line(READY_TIMEOUT_S, GETTING_READY)
         word, _, rest = line.partition(" ")
         try:
             info = json.loads(rest) if word == "ready" else None
@@ -245,15 +257,15 @@ class Worker:
         while b"\n" not in self._buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([stdout], [], [], left)[0]:
-                self._fail(f"did not answer within {timeout:.0f} s ({doing})")
+                self._fail(f"did not answer within {timeout:.0f} s ({doing})", doing)
             chunk = os.read(stdout.fileno(), 4096)
             if not chunk:
-                self._fail(f"exited ({doing})")
+                self._fail(f"exited ({doing})", doing)
             self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line.decode().strip()
 
-    def _fail(self, what: str) -> NoReturn:
+    def _fail(self, what: str, doing: str = "") -> NoReturn:
         if self._process.poll() is None:
             self._process.kill()
         try:
@@ -266,7 +278,9 @@ class Worker:
         tail = "".join(f"\n    {line}" for line in told[-20:-1])
         raise WorkerError(
             f"{self.game_id}: the worker measuring {self.name} ({self.tree}) {what}; exit status {code}: {last}"
-            + (f"\n  its stderr:{tail}" if tail else "")
+            + (f"\n  its stderr:{tail}" if tail else ""),
+            doing,
+            last,
         )
 
 
@@ -302,18 +316,23 @@ def against_game(ref: str, other: Path, scratch: Path, game_id: str, seed: int, 
         files.append(folder / f"{number:03}.jsonl")
         files[-1].write_text(text + "\n", encoding="utf-8")
     moves = sum(len(ms) for _, ms in games)
-    try:
-        with Worker(ref, other, game_id, [str(f) for f in files]) as there:
-            there.wait_ready()
-        shared = True
-    except WorkerError as exc:
-        if "(getting ready)" not in str(exc) or "reading " not in str(exc):
-            raise
-        print(f"{game_id}: {ref} cannot read this tree's notation of the game; each tree measures its own playouts", file=sys.stderr)
-        shared = False
-    args = [str(f) for f in files] if shared else ["--own-games", game_id, str(seed)]
-    with Worker("this tree", TREE, game_id, args) as here, Worker(ref, other, game_id, args) as there:
-        ready = [worker.wait_ready() for worker in (here, there)]
+    args = [str(f) for f in files]
+    with contextlib.ExitStack() as workers:
+        # REF's worker first: if it cannot read this tree's notation, it stops before it is kept.
+        there = Worker(ref, other, game_id, args)
+        try:
+            there_ready: dict[str, Any] | None = there.wait_ready()
+        except WorkerError as exc:
+            there.close(check=False)
+            if not exc.unreadable():
+                raise
+            print(f"{game_id}: {ref} cannot read this tree's notation of the game; each tree measures its own playouts", file=sys.stderr)
+            args = ["--own-games", game_id, str(seed)]
+            there, there_ready = Worker(ref, other, game_id, args), None
+        shared = there_ready is not None
+        workers.enter_context(there)
+        here = workers.enter_context(Worker("this tree", TREE, game_id, args))
+        ready = [here.wait_ready(), there_ready or there.wait_ready()]
         for worker, said in zip((here, there), ready):
             if shared and said["moves"] != moves:
                 raise WorkerError(f"{game_id}: the worker measuring {worker.name} read {said['moves']} moves of the {moves} written")

@@ -49,6 +49,11 @@ from typing import Any, TextIO
 
 TARGET_MOVES = 1000
 COMMANDS = ("check-apply", "replay")
+PREFIX = "engine_worker: "
+"""The start of the worker's last line on stderr when an error stops it."""
+READING = "reading "
+"""How the worker's last line on stderr begins (after ``engine_worker: ``) when the tree could not
+read a game file: ``bench/engine.py --against`` then has each tree measure its own playouts."""
 
 Games = Sequence[tuple[Any, Sequence[Any]]]
 """Whole games as (header, moves), in the measured tree's own types."""
@@ -112,6 +117,11 @@ def _check_tree(engine_module: str) -> None:
         raise RuntimeError(f"companion is imported from {found.parent}, not from the tree in cwd ({tree}): set PYTHONPATH")
 
 
+def notation_text(codec: Any, header: Any, moves: Iterable[Any]) -> str:
+    """One game as notation text, with the game's ``codec``: the header line, then a line per move."""
+    return "\n".join([json.dumps(header.to_json())] + [json.dumps(codec.to_json(move)) for move in moves])
+
+
 def own_games(engine: Engine, game_id: str, seed: int) -> tuple[list[str], list[tuple[Any, list[Any]]]]:
     """The games the measured tree's own ``bench/engine.py`` makes, and their notation texts."""
     found = importlib.util.spec_from_file_location("_measured_bench_engine", Path.cwd() / "bench" / "engine.py")
@@ -121,8 +131,7 @@ def own_games(engine: Engine, game_id: str, seed: int) -> tuple[list[str], list[
     found.loader.exec_module(module)
     games = [(header, list(moves)) for header, moves in module.games_of_1000_moves(game_id, seed)]
     codec = engine.get_game(game_id).codec
-    texts = ["\n".join([json.dumps(h.to_json())] + [json.dumps(codec.to_json(m)) for m in ms]) for h, ms in games]
-    return texts, games
+    return [notation_text(codec, header, moves) for header, moves in games], games
 
 
 def serve(paths: Sequence[str], commands: TextIO, answers: TextIO) -> None:
@@ -138,7 +147,7 @@ def serve(paths: Sequence[str], commands: TextIO, answers: TextIO) -> None:
             texts, games = own_games(engine, paths[1], int(paths[2]))
         else:
             for path in paths:
-                doing = f"reading {path}"
+                doing = f"{READING}{path}"
                 text = Path(path).read_text(encoding="utf-8")
                 record = engine.read_notation(io.StringIO(text))
                 texts.append(text)
@@ -187,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except WorkerFailed as exc:
         if not _plain(exc.__cause__):
             traceback.print_exception(exc.__cause__ or exc, file=sys.stderr)
-        print(f"engine_worker: {exc}", file=sys.stderr, flush=True)
+        print(f"{PREFIX}{exc}", file=sys.stderr, flush=True)
         return 1
     return 0
 
